@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Strict settings applied to every target (swift-log's pattern): Swift 6 language mode with
+/// complete strict concurrency, plus upcoming features that keep the API honest.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableExperimentalFeature("StrictConcurrency=complete"),
+]
+
+let package = Package(
+    name: "Statechart",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Statechart", targets: ["Statechart"]),
+        .library(name: "StatechartInterchange", targets: ["StatechartInterchange"]),
+        .executable(name: "statechart", targets: ["StatechartCLI"]),
+    ],
+    targets: [
+        // The engine: chart model, interpreter, typed builder, runtimes. Foundation-free.
+        .target(name: "Statechart"),
+        // SCXML import/export and the conformance scenario runner. Uses FoundationXML.
+        .target(name: "StatechartInterchange", dependencies: ["Statechart"]),
+        // The `statechart` command.
+        .executableTarget(name: "StatechartCLI", dependencies: ["Statechart", "StatechartInterchange"]),
+        .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
+        .testTarget(
+            name: "InterchangeTests",
+            dependencies: ["Statechart", "StatechartInterchange"],
+            resources: []
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

@@ -1,0 +1,223 @@
+/// A running instance of a ``Chart``: the SCXML interpreter (W3C SCXML 1.0 §3.13, Appendix D).
+///
+/// The instance is a value: it holds the active configuration, history values, the extended
+/// state, the internal and external queues and the pending delayed sends, and nothing else — the
+/// chart itself is shared. Every front end runs on it: the typed ``StateMachine`` wraps one, and
+/// SCXML documents run on one directly.
+///
+/// Time is virtual: a delayed send falls due when the owner advances the clock with
+/// ``advance(by:)``. The asynchronous runtimes drive that from a real `Clock`.
+public struct ChartInstance<Event: Hashable & Sendable, Context> {
+    /// The chart this instance runs.
+    public let chart: Chart<Event, Context>
+    @usableFromInline var configuration: Configuration
+    @usableFromInline var historyValues: [[Int32]?]
+    @usableFromInline var internalQueue = EventQueue<ChartEvent<Event>>()
+    @usableFromInline var externalQueue = EventQueue<ChartEvent<Event>>()
+    @usableFromInline var timers: [PendingSend] = []
+    @usableFromInline var timerSequence: UInt64 = 0
+    /// The machine's virtual time: how far its clock has been advanced since it started.
+    public internal(set) var now: Duration = .zero
+    /// Whether the machine has started and not yet reached a top-level final state.
+    public internal(set) var isRunning = false
+    /// Whether ``start()`` has been called (and not undone by a reset that failed).
+    public internal(set) var hasStarted = false
+    /// The top-level final state the machine stopped in, if it did.
+    public internal(set) var finalState: ChartStateID?
+    @usableFromInline var scope: ActionScope<Event, Context>
+    /// The most microsteps one macrostep may take before it is stopped with
+    /// ``MachineError/microstepLimitExceeded(limit:states:events:)`` (rule R16).
+    public var microstepLimit = 10_000
+    /// Whether ``trace`` records what the interpreter does.
+    public var isTracing = false
+    /// The recorded trace (when ``isTracing``); the owner clears it when it likes.
+    public var trace: [TraceStep] = []
+
+    // Scratch buffers, reused by every macrostep.
+    @usableFromInline var selected: [Int32] = []
+    @usableFromInline var selectedDomains: [Int32] = []
+    @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
+    @usableFromInline var entryMarks: [UInt64]
+    @usableFromInline var defaultEntryMarks: [UInt64]
+    @usableFromInline var defaultHistory: [(parent: Int32, transition: Int32)] = []
+    @usableFromInline var entryTasks: [EntryTask] = []
+    @usableFromInline var failures: [String] = []
+    @usableFromInline var limitError: MachineError?
+    @usableFromInline var recentSteps: [(state: Int32, event: String)] = []
+
+    @usableFromInline
+    struct PendingSend: Sendable {
+        var due: Duration
+        var sequence: UInt64
+        var event: ChartEvent<Event>
+        var id: String?
+    }
+
+    @usableFromInline
+    enum EntryTask: Sendable {
+        case descendants(Int32)
+        case ancestors(Int32, upTo: Int32)
+        case ancestorStep(Int32)
+        case parallelChild(Int32)
+    }
+
+    /// Creates a stopped instance of a chart with an initial extended state.
+    public init(chart: Chart<Event, Context>, context: Context) {
+        self.chart = chart
+        self.configuration = Configuration(capacity: chart.stateCount)
+        self.historyValues = Array(repeating: nil, count: chart.historyCount)
+        self.scope = ActionScope(context: context)
+        let words = (chart.stateCount + 63) / 64
+        self.entryMarks = Array(repeating: 0, count: words)
+        self.defaultEntryMarks = Array(repeating: 0, count: words)
+    }
+
+    /// The extended state.
+    public var context: Context {
+        get { scope.context }
+        set { scope.context = newValue }
+    }
+
+    // MARK: - Driving
+
+    /// Enters the initial configuration and runs to completion: eventless transitions, raised
+    /// events, then every event that was sent to the external queue.
+    ///
+    /// - Throws: ``MachineError/executionFailed(_:)`` when an action threw (the machine still
+    ///   started), ``MachineError/microstepLimitExceeded(limit:states:events:)``.
+    public mutating func start() throws(MachineError) {
+        guard !hasStarted else { return }
+        hasStarted = true
+        isRunning = true
+        scope.event = nil
+        let initial = chart.states[0].initialTransition
+        selected = [initial]
+        selectedDomains = [0]
+        microstep()
+        runToCompletion()
+        processExternalQueue()
+        try throwFailures()
+    }
+
+    /// Sends an event to the external queue and runs until the machine is idle: this event's
+    /// macrostep, then the macrosteps of every event its actions sent.
+    ///
+    /// - Returns: Whether the event enabled a transition (an event that enables none is dropped).
+    /// - Throws: ``MachineError/notStarted``, ``MachineError/finished(finalState:)``, or the errors
+    ///   of a run (``MachineError/executionFailed(_:)``, ``MachineError/microstepLimitExceeded(limit:states:events:)``)
+    ///   after the run completed.
+    @discardableResult
+    public mutating func send(_ event: Event) throws(MachineError) -> Bool {
+        try send(chartEvent: .event(event))
+    }
+
+    /// Sends any chart event (a user event, or a done or error event injected from outside).
+    @discardableResult
+    public mutating func send(chartEvent event: ChartEvent<Event>) throws(MachineError) -> Bool {
+        guard hasStarted else { throw .notStarted }
+        guard isRunning else { throw .finished(finalState: finalState.map { chart.ids[Int($0.index)] } ?? "") }
+        externalQueue.append(event)
+        let handled = processExternalQueue()
+        try throwFailures()
+        return handled
+    }
+
+    /// Advances the virtual clock, firing every delayed send that falls due, in due order, each as
+    /// its own external event processed at its due time.
+    public mutating func advance(by duration: Duration) throws(MachineError) {
+        let target = now + duration
+        while isRunning, let first = timers.first, first.due <= target {
+            timers.removeFirst()
+            now = first.due
+            scope.now = now
+            externalQueue.append(first.event)
+            processExternalQueue()
+        }
+        now = target
+        scope.now = now
+        try throwFailures()
+    }
+
+    /// The time at which the next delayed send falls due, if any.
+    public var nextDueTime: Duration? { timers.first?.due }
+
+    /// The number of delayed sends waiting for their time.
+    public var pendingDelayedSends: Int { timers.count }
+
+    /// Stops the machine: runs the exit actions of every active state (exit order) and clears the
+    /// queues and timers. A stopped machine is not finished: ``reset()`` starts it again.
+    public mutating func stop() {
+        guard isRunning else { return }
+        exitInterpreter()
+        isRunning = false
+    }
+
+    /// Returns to the initial configuration (rule R19): exits every active state (exit actions
+    /// run), forgets history values, queued events and pending delayed sends, keeps the extended
+    /// state, then starts again (the initial configuration's entry actions run).
+    public mutating func reset() throws(MachineError) {
+        if isRunning { exitInterpreter() }
+        for i in historyValues.indices { historyValues[i] = nil }
+        internalQueue.removeAll()
+        externalQueue.removeAll()
+        timers.removeAll()
+        finalState = nil
+        hasStarted = false
+        isRunning = false
+        try start()
+    }
+
+    // MARK: - Queries
+
+    /// The active states in document order (compound and parallel ancestors included; the root is never listed).
+    public var activeStates: [ChartStateID] { configuration.list.map(ChartStateID.init) }
+
+    /// The active atomic (and final) states in document order.
+    public var activeAtomicStates: [ChartStateID] {
+        configuration.list.filter { chart.states[Int($0)].kind.isAtomic }.map(ChartStateID.init)
+    }
+
+    /// The ids of the active atomic states; when the machine halted in a top-level final state,
+    /// that state's id alone.
+    public var activeAtomicIDs: [String] {
+        if !isRunning, let f = finalState { return [chart.ids[Int(f.index)]] }
+        return configuration.list.filter { chart.states[Int($0)].kind.isAtomic }.map { chart.ids[Int($0)] }
+    }
+
+    /// Whether a state is active.
+    public func isActive(_ state: ChartStateID) -> Bool { configuration.contains(state.index) }
+
+    /// The recorded history value of a history state (`nil` before its parent was first exited).
+    public func historyValue(of state: ChartStateID) -> [ChartStateID]? {
+        let slot = chart.states[Int(state.index)].historySlot
+        guard slot >= 0 else { return nil }
+        return historyValues[Int(slot)]?.map(ChartStateID.init)
+    }
+
+    /// Events on the external queue that have not been processed yet.
+    public var queuedExternalEvents: [ChartEvent<Event>] { Array(externalQueue.elements) }
+
+    // MARK: - Failures
+
+    @usableFromInline
+    mutating func throwFailures() throws(MachineError) {
+        if let e = limitError {
+            limitError = nil
+            failures.removeAll()
+            throw e
+        }
+        if !failures.isEmpty {
+            let f = failures
+            failures.removeAll()
+            throw .executionFailed(f)
+        }
+    }
+
+    /// Records a failing action or guard: `error.execution` goes on the internal queue (rule R14).
+    @usableFromInline
+    mutating func fail(_ message: String) {
+        failures.append(message)
+        internalQueue.append(.error(ExecutionErrorEvent(message: message)))
+        if isTracing { trace.append(.error(message)) }
+    }
+}

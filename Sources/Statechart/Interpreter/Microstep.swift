@@ -1,0 +1,287 @@
+extension ChartInstance {
+    /// Takes the selected transitions together (SCXML `microstep`, rule R8): exit the exit set in
+    /// exit order (history recorded first), run the transitions' actions in selection order, enter
+    /// the entry set in entry order.
+    @usableFromInline
+    mutating func microstep() {
+        let chart = self.chart
+        // 1. Exit set: active proper descendants of any domain, in reverse document order.
+        scope.exits.removeAll(keepingCapacity: true)
+        var i = configuration.list.count - 1
+        while i >= 0 {
+            let s = configuration.list[i]
+            i -= 1
+            for d in selectedDomains where d >= 0 && chart.isDescendant(s, of: d) {
+                scope.exits.append(s)
+                break
+            }
+        }
+        // 2. History is recorded for every exited state before any exit action runs (rule R11).
+        for s in scope.exits where chart.states[Int(s)].hasHistoryChild {
+            recordHistory(of: s)
+        }
+        // The entry set reads the history just recorded; computing it now lets exit actions see
+        // where the machine is going.
+        computeEntrySet()
+        // 3. Exit actions, then removal from the configuration.
+        var k = 0
+        while k < scope.exits.count {
+            let s = scope.exits[k]
+            k += 1
+            if isTracing { trace.append(.exited(chart.ids[Int(s)])) }
+            if chart.states[Int(s)].hasExitActions {
+                for block in chart.exitActions[Int(s)] { runBlock(block, state: s) }
+            }
+            configuration.remove(s)
+        }
+        // 4. Transition actions in selection order.
+        for t in selected {
+            let tr = chart.transitions[Int(t)]
+            if isTracing, !tr.isPseudo {
+                trace.append(
+                    .transition(
+                        source: tr.source == 0 ? chart.name : chart.ids[Int(tr.source)], ordinal: Int(tr.ordinal),
+                        targets: targets(of: t).map { chart.ids[Int($0)] }))
+            }
+            if !tr.actions.isEmpty { runBlock(tr.actions, state: tr.source) }
+        }
+        // 5. Entry in document order.
+        enterStates()
+    }
+
+    /// Stores the history values of an exiting state: deep = active atomic descendants,
+    /// shallow = active children.
+    mutating func recordHistory(of s: Int32) {
+        let chart = self.chart
+        for h in chart.childIndices[Int(s)] {
+            let kind = chart.states[Int(h)].kind
+            guard kind.isHistory else { continue }
+            var value: [Int32] = []
+            let end = chart.states[Int(s)].end
+            for a in configuration.list where a > s && a < end {
+                if kind == .deepHistory ? chart.states[Int(a)].kind.isAtomic : chart.states[Int(a)].parent == s {
+                    value.append(a)
+                }
+            }
+            historyValues[Int(chart.states[Int(h)].historySlot)] = value
+        }
+    }
+
+    /// SCXML `computeEntrySet`, with the recursion of `addDescendantStatesToEnter` and
+    /// `addAncestorStatesToEnter` replaced by an explicit task stack that visits states in exactly
+    /// the same order (no recursion whose depth a chart controls).
+    mutating func computeEntrySet() {
+        scope.entries.removeAll(keepingCapacity: true)
+        defaultHistory.removeAll(keepingCapacity: true)
+        for t in selected {
+            let ts = targets(of: t)
+            if ts.isEmpty { continue }
+            let domain = domain(of: t)
+            entryTasks.removeAll(keepingCapacity: true)
+            for s in effectiveTargets(of: t).reversed() { entryTasks.append(.ancestors(s, upTo: domain)) }
+            for s in ts.reversed() { entryTasks.append(.descendants(s)) }
+            runEntryTasks()
+        }
+    }
+
+    private mutating func runEntryTasks() {
+        let chart = self.chart
+        while let task = entryTasks.popLast() {
+            switch task {
+            case .descendants(let s):
+                let state = chart.states[Int(s)]
+                if state.kind.isHistory {
+                    let parent = state.parent
+                    if let stored = historyValues[Int(state.historySlot)] {
+                        for v in stored.reversed() { entryTasks.append(.ancestors(v, upTo: parent)) }
+                        for v in stored.reversed() { entryTasks.append(.descendants(v)) }
+                    } else {
+                        let d = state.initialTransition
+                        defaultHistory.append((parent, d))
+                        let targets = chart.transitions[Int(d)].targets
+                        for v in targets.reversed() { entryTasks.append(.ancestors(v, upTo: parent)) }
+                        for v in targets.reversed() { entryTasks.append(.descendants(v)) }
+                    }
+                } else {
+                    addToEntrySet(s)
+                    if state.kind == .compound {
+                        markDefaultEntry(s)
+                        let targets = chart.transitions[Int(state.initialTransition)].targets
+                        for v in targets.reversed() { entryTasks.append(.ancestors(v, upTo: s)) }
+                        for v in targets.reversed() { entryTasks.append(.descendants(v)) }
+                    } else if state.kind == .parallel {
+                        for c in chart.childIndices[Int(s)].reversed() where !chart.states[Int(c)].kind.isHistory {
+                            entryTasks.append(.parallelChild(c))
+                        }
+                    }
+                }
+            case .ancestors(let s, let upTo):
+                // Proper ancestors of s below upTo, nearest first: pushed in reverse.
+                var chain: [Int32] = []
+                var a = chart.states[Int(s)].parent
+                while a >= 0 && a != upTo {
+                    chain.append(a)
+                    a = chart.states[Int(a)].parent
+                }
+                for a in chain.reversed() { entryTasks.append(.ancestorStep(a)) }
+            case .ancestorStep(let a):
+                addToEntrySet(a)
+                if chart.states[Int(a)].kind == .parallel {
+                    for c in chart.childIndices[Int(a)].reversed() where !chart.states[Int(c)].kind.isHistory {
+                        entryTasks.append(.parallelChild(c))
+                    }
+                }
+            case .parallelChild(let c):
+                let end = chart.states[Int(c)].end
+                if !scope.entries.contains(where: { $0 > c && $0 < end }) {
+                    entryTasks.append(.descendants(c))
+                }
+            }
+        }
+    }
+
+    private mutating func addToEntrySet(_ s: Int32) {
+        let w = Int(s) >> 6
+        let bit: UInt64 = 1 << UInt64(s & 63)
+        if entryMarks[w] & bit == 0 {
+            entryMarks[w] |= bit
+            scope.entries.append(s)
+        }
+    }
+
+    private mutating func markDefaultEntry(_ s: Int32) {
+        defaultEntryMarks[Int(s) >> 6] |= 1 << UInt64(s & 63)
+    }
+
+    /// SCXML `enterStates`: per state in document order — add to the configuration, entry actions,
+    /// the initial transition's actions if entered by default, a history default's actions, then
+    /// done events (rules R10, R12, R13).
+    mutating func enterStates() {
+        let chart = self.chart
+        scope.entries.sort()
+        for s in scope.entries { entryMarks[Int(s) >> 6] = 0 }
+        var k = 0
+        while k < scope.entries.count {
+            let s = scope.entries[k]
+            k += 1
+            configuration.insert(s)
+            let state = chart.states[Int(s)]
+            if isTracing { trace.append(.entered(chart.ids[Int(s)])) }
+            if state.hasEntryActions {
+                for block in chart.entryActions[Int(s)] { runBlock(block, state: s) }
+            }
+            let bit: UInt64 = 1 << UInt64(s & 63)
+            if defaultEntryMarks[Int(s) >> 6] & bit != 0 {
+                defaultEntryMarks[Int(s) >> 6] &= ~bit
+                let initial = chart.transitions[Int(state.initialTransition)]
+                if !initial.actions.isEmpty { runBlock(initial.actions, state: s) }
+            }
+            if !defaultHistory.isEmpty, let h = defaultHistory.last(where: { $0.parent == s }) {
+                let actions = chart.transitions[Int(h.transition)].actions
+                if !actions.isEmpty { runBlock(actions, state: s) }
+            }
+            if state.kind == .final {
+                let parent = state.parent
+                if parent == 0 {
+                    isRunning = false
+                    finalState = ChartStateID(s)
+                    if isTracing { trace.append(.halted(chart.ids[Int(s)])) }
+                } else {
+                    raiseInternal(.done(ChartStateID(parent)))
+                    let grandparent = chart.states[Int(parent)].parent
+                    if grandparent >= 0, chart.states[Int(grandparent)].kind == .parallel,
+                        chart.childIndices[Int(grandparent)].allSatisfy({
+                            chart.states[Int($0)].kind.isHistory || isInFinalState($0)
+                        })
+                    {
+                        raiseInternal(.done(ChartStateID(grandparent)))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a compound state has an active final child, or every region of a parallel does.
+    func isInFinalState(_ s: Int32) -> Bool {
+        let state = chart.states[Int(s)]
+        switch state.kind {
+        case .compound:
+            return chart.childIndices[Int(s)].contains { chart.states[Int($0)].kind == .final && configuration.contains($0) }
+        case .parallel:
+            return chart.childIndices[Int(s)].allSatisfy { chart.states[Int($0)].kind.isHistory || isInFinalState($0) }
+        default:
+            return false
+        }
+    }
+
+    @usableFromInline
+    mutating func raiseInternal(_ event: ChartEvent<Event>) {
+        internalQueue.append(event)
+        if isTracing { trace.append(.raised(chart.name(of: event))) }
+    }
+
+    /// Runs one block of executable content. When an action throws, the rest of the block is
+    /// skipped and `error.execution` is raised (rule R14); other blocks still run.
+    @usableFromInline
+    mutating func runBlock(_ actions: [Action<Event, Context>], state: Int32) {
+        for action in actions {
+            switch action {
+            case .raise(let e):
+                raiseInternal(.event(e))
+            case .send(let e, let delay, let id):
+                send(.event(e), delay: delay, id: id)
+            case .cancel(let id):
+                cancelSend(id: id)
+            case .log(let label, let message):
+                if isTracing { trace.append(.log(message.map { "\(label): \($0)" } ?? label)) }
+            case .run(let name, let body):
+                scope.state = ChartStateID(state)
+                if isTracing, let name { trace.append(.action(name)) }
+                do {
+                    try body(&scope)
+                    applyEffects()
+                } catch {
+                    applyEffects()
+                    let owner = state == 0 ? chart.name : chart.ids[Int(state)]
+                    fail("action \(name.map { "'\($0)' " } ?? "")of '\(owner)' threw \(error)")
+                    return
+                }
+            }
+        }
+    }
+
+    private mutating func applyEffects() {
+        guard !scope.effects.isEmpty else { return }
+        let effects = scope.effects
+        scope.effects.removeAll(keepingCapacity: true)
+        for effect in effects {
+            switch effect {
+            case .raise(let e): raiseInternal(e)
+            case .send(let e, let delay, let id): send(.event(e), delay: delay, id: id)
+            case .cancel(let id): cancelSend(id: id)
+            case .log(let m): if isTracing { trace.append(.log(m)) }
+            }
+        }
+    }
+
+    /// Queues an event on the external queue now, or after a delay of machine time.
+    @usableFromInline
+    mutating func send(_ event: ChartEvent<Event>, delay: Duration, id: String?) {
+        if isTracing { trace.append(.sent(chart.name(of: event), delay: delay)) }
+        if delay <= .zero {
+            externalQueue.append(event)
+            return
+        }
+        timerSequence &+= 1
+        let pending = PendingSend(due: now + delay, sequence: timerSequence, event: event, id: id)
+        var i = timers.count
+        while i > 0 && timers[i - 1].due > pending.due { i -= 1 }
+        timers.insert(pending, at: i)
+    }
+
+    /// Removes pending delayed sends with this id.
+    @usableFromInline
+    mutating func cancelSend(id: String) {
+        timers.removeAll { $0.id == id }
+    }
+}

@@ -1,0 +1,184 @@
+extension ChartInstance {
+    /// Selects the enabled transitions for an event (`nil`: eventless ones) into `selected`, with
+    /// their domains in `selectedDomains`, conflicts removed (rules R4, R5, R7).
+    ///
+    /// Active atomic states are visited in document order; for each, its candidate list — its own
+    /// transitions, then each ancestor's, precomputed — is searched in order and the first whose
+    /// descriptor matches and whose guard holds is taken.
+    ///
+    /// - Returns: Whether any transition is enabled.
+    @usableFromInline
+    mutating func selectTransitions(for event: ChartEvent<Event>?) -> Bool {
+        selected.removeAll(keepingCapacity: true)
+        resolvedTargets.removeAll(keepingCapacity: true)
+        let chart = self.chart
+        let eventless = event == nil
+        for s in configuration.list {
+            let state = chart.states[Int(s)]
+            guard state.kind.isAtomic else { continue }
+            var k = eventless ? state.eventlessStart : state.candidateStart
+            let end = eventless ? state.eventlessEnd : state.candidateEnd
+            while k < end {
+                let t = eventless ? chart.eventlessCandidates[Int(k)] : chart.eventCandidates[Int(k)]
+                k += 1
+                if let event, let matcher = chart.transitions[Int(t)].matcher,
+                    !matcher.matches(event, name: chart.name(of:))
+                {
+                    continue
+                }
+                if let g = chart.transitions[Int(t)].guardCondition, !evaluate(g, event: event, transition: t) {
+                    continue
+                }
+                if chart.transitions[Int(t)].dynamicTargets != nil, !resolveDynamicTargets(t, event: event) {
+                    continue
+                }
+                if !selected.contains(t) { selected.append(t) }
+                break
+            }
+        }
+        if selected.isEmpty { return false }
+        selectedDomains.removeAll(keepingCapacity: true)
+        for t in selected { selectedDomains.append(domain(of: t)) }
+        if selected.count > 1 { removeConflictingTransitions() }
+        return true
+    }
+
+    /// Evaluates a guard; a throwing predicate counts as false and raises `error.execution`.
+    @usableFromInline
+    mutating func evaluate(_ g: CompiledGuard<Event, Context>, event: ChartEvent<Event>?, transition: Int32) -> Bool {
+        switch g {
+        case .inState(let s):
+            return configuration.contains(s)
+        case .not(let inner):
+            return !evaluate(inner, event: event, transition: transition)
+        case .all(let gs):
+            for x in gs where !evaluate(x, event: event, transition: transition) { return false }
+            return true
+        case .any(let gs):
+            for x in gs where evaluate(x, event: event, transition: transition) { return true }
+            return false
+        case .predicate(let p):
+            do {
+                return try p(scope.context, event)
+            } catch {
+                fail("guard of \(describeTransition(transition)) threw \(error)")
+                return false
+            }
+        }
+    }
+
+    /// Runs a dynamic transition's target closure; an unknown id is an execution error and the
+    /// transition is not taken.
+    mutating func resolveDynamicTargets(_ t: Int32, event: ChartEvent<Event>?) -> Bool {
+        guard let compute = chart.transitions[Int(t)].dynamicTargets else { return true }
+        var targets: [Int32] = []
+        for id in compute(scope.context, event) {
+            guard let index = chart.indexByID[id] else {
+                fail("dynamic target '\(id)' of \(describeTransition(t)) is not a state of the chart")
+                return false
+            }
+            targets.append(index)
+        }
+        resolvedTargets.append((t, targets))
+        return true
+    }
+
+    /// The declared (or dynamically resolved) targets of a transition.
+    @usableFromInline
+    func targets(of t: Int32) -> [Int32] {
+        if chart.transitions[Int(t)].dynamicTargets != nil {
+            for r in resolvedTargets where r.transition == t { return r.targets }
+        }
+        return chart.transitions[Int(t)].targets
+    }
+
+    /// Targets with history states replaced by their stored value or default (SCXML `getEffectiveTargetStates`).
+    func effectiveTargets(of t: Int32) -> [Int32] {
+        var result: [Int32] = []
+        var pending = targets(of: t)
+        var i = 0
+        while i < pending.count {
+            let s = pending[i]
+            i += 1
+            let state = chart.states[Int(s)]
+            if state.kind.isHistory {
+                if let stored = historyValues[Int(state.historySlot)] {
+                    for v in stored where !result.contains(v) { result.append(v) }
+                } else {
+                    pending.append(contentsOf: chart.transitions[Int(state.initialTransition)].targets)
+                }
+            } else if !result.contains(s) {
+                result.append(s)
+            }
+        }
+        return result
+    }
+
+    /// The transition domain (rule R6): -1 when targetless.
+    @usableFromInline
+    func domain(of t: Int32) -> Int32 {
+        let d = chart.transitions[Int(t)].domain
+        if d != -2 { return d }
+        let tr = chart.transitions[Int(t)]
+        let targets = effectiveTargets(of: t)
+        if targets.isEmpty { return -1 }
+        return ChartCompiler<Event, Context>.domain(
+            source: tr.source, targets: targets, isInternal: tr.isInternal, states: chart.states)
+    }
+
+    /// SCXML `removeConflictingTransitions`: two transitions conflict when their exit sets
+    /// intersect; a transition whose source is a descendant of the other's preempts it, otherwise
+    /// the one selected first (document order of the atomic states) wins.
+    mutating func removeConflictingTransitions() {
+        var keptT: [Int32] = []
+        var keptD: [Int32] = []
+        for k in selected.indices {
+            let t1 = selected[k]
+            let d1 = selectedDomains[k]
+            var preempted = false
+            var remove: [Int] = []
+            for j in keptT.indices where exitSetsIntersect(d1, keptD[j]) {
+                if chart.isDescendant(chart.transitions[Int(t1)].source, of: chart.transitions[Int(keptT[j])].source) {
+                    remove.append(j)
+                } else {
+                    preempted = true
+                    break
+                }
+            }
+            if !preempted {
+                for j in remove.reversed() {
+                    keptT.remove(at: j)
+                    keptD.remove(at: j)
+                }
+                keptT.append(t1)
+                keptD.append(d1)
+            }
+        }
+        selected = keptT
+        selectedDomains = keptD
+    }
+
+    /// Whether the exit sets of two transitions with these domains share an active state.
+    func exitSetsIntersect(_ a: Int32, _ b: Int32) -> Bool {
+        guard a >= 0, b >= 0 else { return false }
+        let inner: Int32
+        if a == b {
+            inner = a
+        } else if chart.isDescendant(b, of: a) {
+            inner = b
+        } else if chart.isDescendant(a, of: b) {
+            inner = a
+        } else {
+            return false
+        }
+        let end = chart.states[Int(inner)].end
+        for s in configuration.list where s > inner && s < end { return true }
+        return false
+    }
+
+    func describeTransition(_ t: Int32) -> String {
+        let tr = chart.transitions[Int(t)]
+        let source = tr.source == 0 ? chart.name : chart.ids[Int(tr.source)]
+        return "transition \(tr.ordinal) of '\(source)'" + (tr.location.map { " (\($0))" } ?? "")
+    }
+}

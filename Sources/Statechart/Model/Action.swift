@@ -1,0 +1,87 @@
+/// One piece of executable content: what runs on entry, on exit, or when a transition is taken.
+///
+/// The built-in cases mirror SCXML's `<raise>`, `<send>`, `<cancel>` and `<log>`; ``run(_:_:)`` runs a
+/// Swift closure that can read and write the extended state and queue events through its
+/// ``ActionScope``. Events queued by an action are never dispatched recursively (rule R9).
+public enum Action<Event: Hashable & Sendable, Context>: Sendable {
+    /// Puts the event on the internal queue: it is handled later in the same macrostep.
+    case raise(Event)
+    /// Puts the event on the external queue, after `delay` (zero: at the end of the macrostep).
+    /// A delayed send with an `id` can be cancelled.
+    case send(Event, delay: Duration = .zero, id: String? = nil)
+    /// Cancels a pending delayed send by its id (SCXML `<cancel sendid>`).
+    case cancel(id: String)
+    /// Writes a line to the trace (SCXML `<log label>`).
+    case log(label: String, message: String? = nil)
+    /// Runs a closure with access to the extended state and the event queues. The name labels
+    /// the action in traces and diagrams.
+    case run(String?, @Sendable (inout ActionScope<Event, Context>) throws -> Void)
+
+    /// A short label for traces and diagrams.
+    public var label: String {
+        switch self {
+        case .raise(let e): return "raise \(e)"
+        case .send(let e, let delay, _): return delay == .zero ? "send \(e)" : "send \(e) after \(delay)"
+        case .cancel(let id): return "cancel \(id)"
+        case .log(let label, _): return "log \(label)"
+        case .run(let name, _): return name ?? "action"
+        }
+    }
+}
+
+/// What an action can see and do while it runs.
+///
+/// The scope owns the machine's extended state: an action mutates ``context`` in place. Events it
+/// queues are appended to the interpreter's queues when the action returns, in the order queued,
+/// even if the action then throws (the content before the failure has run, as in SCXML).
+public struct ActionScope<Event: Hashable & Sendable, Context> {
+    /// The extended state of the machine.
+    public var context: Context
+    /// The event being processed, or `nil` while the machine starts or takes eventless transitions.
+    public internal(set) var event: ChartEvent<Event>?
+    /// The state whose entry or exit actions are running, or the source of the running transition.
+    public internal(set) var state: ChartStateID?
+    /// The current virtual time of the machine (time since it started, advanced by its driver).
+    public internal(set) var now: Duration
+
+    @usableFromInline var effects: [Effect] = []
+    /// States exited by the current microstep, in exit order.
+    @usableFromInline var exits: [Int32] = []
+    /// States entered by the current microstep, in entry order.
+    @usableFromInline var entries: [Int32] = []
+
+    @usableFromInline
+    enum Effect {
+        case raise(ChartEvent<Event>)
+        case send(Event, delay: Duration, id: String?)
+        case cancel(String)
+        case log(String)
+    }
+
+    @usableFromInline
+    init(context: Context) {
+        self.context = context
+        self.now = .zero
+    }
+
+    /// Queues an event on the internal queue: it is handled in this macrostep, after the
+    /// current microstep and after any enabled eventless transition.
+    public mutating func raise(_ event: Event) { effects.append(.raise(.event(event))) }
+
+    /// Queues an event on the external queue: it is handled as its own macrostep after the current
+    /// one, or after `delay` of machine time. A delayed send with an `id` can be cancelled.
+    public mutating func send(_ event: Event, after delay: Duration = .zero, id: String? = nil) {
+        effects.append(.send(event, delay: delay, id: id))
+    }
+
+    /// Cancels pending delayed sends with this id.
+    public mutating func cancel(sendID id: String) { effects.append(.cancel(id)) }
+
+    /// Writes a line to the machine's trace.
+    public mutating func log(_ message: String) { effects.append(.log(message)) }
+
+    /// The states exited by the microstep that is running, in exit order.
+    public var exitedStates: [ChartStateID] { exits.map(ChartStateID.init) }
+    /// The states being entered by the microstep that is running, in entry order.
+    public var enteredStates: [ChartStateID] { entries.map(ChartStateID.init) }
+}

@@ -1,0 +1,136 @@
+/// A compiled, immutable statechart: the one model every front end produces and the interpreter runs.
+///
+/// States are numbered in document order (the root, the SCXML `<scxml>` element, is 0; parents
+/// precede children; a state's descendants are the indices right after it), so exit order and
+/// entry order are plain index orders and "is a descendant of" is a range check. Everything that
+/// does not depend on the running configuration — transition domains, per-state candidate lists
+/// innermost first, history slots — is computed here once. A chart is shared by every machine
+/// that runs it.
+public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
+    @usableFromInline
+    struct State: Sendable {
+        var kind: CompiledStateKind
+        var parent: Int32
+        /// One past the last descendant: the subtree is `index ..< end`.
+        var end: Int32
+        var depth: Int32
+        /// For a compound state, its initial transition; for a history state, its default transition.
+        var initialTransition: Int32
+        /// The state's own transitions: `transitionStart ..< transitionEnd` (document order).
+        var transitionStart: Int32
+        var transitionEnd: Int32
+        /// Candidates for an event, innermost first: `eventCandidates[candidateStart ..< candidateEnd]`.
+        var candidateStart: Int32
+        var candidateEnd: Int32
+        var eventlessStart: Int32
+        var eventlessEnd: Int32
+        /// For history states, the slot of its stored value; -1 otherwise.
+        var historySlot: Int32
+        /// Whether any child is a history state (history is recorded when it exits).
+        var hasHistoryChild: Bool
+        var hasEntryActions: Bool
+        var hasExitActions: Bool
+    }
+
+    @usableFromInline
+    struct Transition: Sendable {
+        var source: Int32
+        var matcher: EventMatcher<Event>?
+        var guardCondition: CompiledGuard<Event, Context>?
+        var targets: [Int32]
+        var isInternal: Bool
+        /// The precomputed domain; -1 when targetless; -2 when it depends on history or dynamic targets.
+        var domain: Int32
+        var actions: [Action<Event, Context>]
+        var dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?
+        var location: SourceLocation?
+        /// Index among the transitions of its source state (0-based).
+        var ordinal: Int32
+        /// The initial transition of a compound state or the default of a history: not selectable.
+        var isPseudo: Bool
+    }
+
+    @usableFromInline let states: [State]
+    @usableFromInline let transitions: [Transition]
+    @usableFromInline let eventCandidates: [Int32]
+    @usableFromInline let eventlessCandidates: [Int32]
+    @usableFromInline let childIndices: [[Int32]]
+    @usableFromInline let entryActions: [[[Action<Event, Context>]]]
+    @usableFromInline let exitActions: [[[Action<Event, Context>]]]
+    @usableFromInline let hasEventless: Bool
+    @usableFromInline let historyCount: Int
+    /// State ids by index.
+    public let ids: [String]
+    let locations: [SourceLocation?]
+    let indexByID: [String: Int32]
+    /// The chart's name.
+    public let name: String
+    /// How events are named for SCXML descriptors, traces and exports.
+    public let eventName: @Sendable (Event) -> String
+
+    init(
+        states: [State], transitions: [Transition], eventCandidates: [Int32], eventlessCandidates: [Int32],
+        childIndices: [[Int32]], entryActions: [[[Action<Event, Context>]]], exitActions: [[[Action<Event, Context>]]],
+        ids: [String], locations: [SourceLocation?], indexByID: [String: Int32], historyCount: Int,
+        name: String, eventName: @escaping @Sendable (Event) -> String
+    ) {
+        self.states = states
+        self.transitions = transitions
+        self.eventCandidates = eventCandidates
+        self.eventlessCandidates = eventlessCandidates
+        self.childIndices = childIndices
+        self.entryActions = entryActions
+        self.exitActions = exitActions
+        self.hasEventless = !eventlessCandidates.isEmpty
+        self.historyCount = historyCount
+        self.ids = ids
+        self.locations = locations
+        self.indexByID = indexByID
+        self.name = name
+        self.eventName = eventName
+    }
+
+    // MARK: - Queries
+
+    /// The number of states, the root included.
+    public var stateCount: Int { states.count }
+    /// The number of transitions, initial and history-default transitions included.
+    public var transitionCount: Int { transitions.count }
+    /// The root state (the chart itself).
+    public var root: ChartStateID { ChartStateID(0) }
+
+    /// The state with this id, or `nil`.
+    public func state(withID id: String) -> ChartStateID? { indexByID[id].map(ChartStateID.init) }
+    /// The id of a state (empty for the root).
+    public func id(of state: ChartStateID) -> String { ids[Int(state.index)] }
+    /// The kind of a state.
+    public func kind(of state: ChartStateID) -> CompiledStateKind { states[Int(state.index)].kind }
+    /// The parent of a state, `nil` for the root.
+    public func parent(of state: ChartStateID) -> ChartStateID? {
+        let p = states[Int(state.index)].parent
+        return p < 0 ? nil : ChartStateID(p)
+    }
+    /// The child states of a state in document order (history pseudo-states included).
+    public func children(of state: ChartStateID) -> [ChartStateID] {
+        childIndices[Int(state.index)].map(ChartStateID.init)
+    }
+    /// Where a state was declared, if known.
+    public func location(of state: ChartStateID) -> SourceLocation? { locations[Int(state.index)] }
+    /// Whether `a` is a proper descendant of `b`.
+    public func isDescendant(_ a: ChartStateID, of b: ChartStateID) -> Bool {
+        isDescendant(a.index, of: b.index)
+    }
+    /// The name of an event for SCXML matching and traces: `done.state.<id>` for done events,
+    /// `error.execution` for errors.
+    public func name(of event: ChartEvent<Event>) -> String {
+        switch event {
+        case .event(let e): return eventName(e)
+        case .done(let s): return "done.state." + ids[Int(s.index)]
+        case .error(let e): return e.name
+        }
+    }
+
+    func isDescendant(_ a: Int32, of b: Int32) -> Bool {
+        a > b && a < states[Int(b)].end
+    }
+}

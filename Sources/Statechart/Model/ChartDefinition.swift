@@ -1,0 +1,151 @@
+/// A chart under construction: a tree of states with their transitions and executable content,
+/// named by string ids.
+///
+/// Every front end fills one of these — the typed Swift builder and the SCXML loader alike — and
+/// ``Chart/init(_:)`` compiles it into the one model the interpreter runs. The tree is kept flat
+/// (nodes refer to their parent by index) so that neither building nor compiling recurses to the
+/// depth of the document.
+public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
+    /// A handle to a node of this definition.
+    public struct Node: Hashable, Sendable {
+        /// The node's position in the order it was added.
+        public let rawValue: Int
+        @usableFromInline init(_ rawValue: Int) { self.rawValue = rawValue }
+    }
+
+    struct StateNode: Sendable {
+        var id: String
+        var kind: StateKind
+        var parent: Int
+        var children: [Int] = []
+        var initial: [String]?
+        var initialActions: [Action<Event, Context>] = []
+        var onEntry: [[Action<Event, Context>]] = []
+        var onExit: [[Action<Event, Context>]] = []
+        var transitions: [TransitionDefinition<Event, Context>] = []
+        var location: SourceLocation?
+    }
+
+    var nodes: [StateNode]
+    /// A name for the chart (SCXML `name`), used in diagnostics and exports.
+    public var name: String
+    /// How events of the chart's type are named for SCXML descriptors, traces and exports.
+    public var eventName: @Sendable (Event) -> String
+
+    /// Creates a definition holding only the root (the SCXML `<scxml>` element).
+    ///
+    /// - Parameters:
+    ///   - name: The chart's name.
+    ///   - initial: Ids of the initial states; the first child state when empty.
+    ///   - eventName: How events are named (default: `String(describing:)`).
+    public init(
+        name: String = "chart",
+        initial: [String] = [],
+        eventName: @escaping @Sendable (Event) -> String = { String(describing: $0) }
+    ) {
+        self.name = name
+        self.eventName = eventName
+        self.nodes = [StateNode(id: "", kind: .state, parent: -1, initial: initial.isEmpty ? nil : initial)]
+    }
+
+    /// The root of the tree. Transitions added to it act as machine-wide (any-state) routes.
+    public var root: Node { Node(0) }
+
+    /// The number of nodes, root included.
+    public var nodeCount: Int { nodes.count }
+
+    /// Adds a state as the last child of `parent`.
+    ///
+    /// - Parameters:
+    ///   - id: A unique id (SCXML `id`).
+    ///   - kind: What the state is.
+    ///   - parent: Where it goes.
+    ///   - initial: For a compound state, the ids of its initial states (the first child when `nil`).
+    ///   - location: Where it was declared, for diagnostics.
+    @discardableResult
+    public mutating func addState(
+        _ id: String,
+        kind: StateKind = .state,
+        in parent: Node,
+        initial: [String]? = nil,
+        location: SourceLocation? = nil
+    ) -> Node {
+        let index = nodes.count
+        nodes.append(StateNode(id: id, kind: kind, parent: parent.rawValue, initial: initial, location: location))
+        nodes[parent.rawValue].children.append(index)
+        return Node(index)
+    }
+
+    /// Appends a transition to a state's transitions (document order is the order of these calls).
+    /// For a history state, the transition is its default: taken when it has no stored history.
+    public mutating func addTransition(_ transition: TransitionDefinition<Event, Context>, from state: Node) {
+        nodes[state.rawValue].transitions.append(transition)
+    }
+
+    /// Appends an entry block (SCXML `<onentry>`) to a state.
+    public mutating func addOnEntry(_ actions: [Action<Event, Context>], to state: Node) {
+        nodes[state.rawValue].onEntry.append(actions)
+    }
+
+    /// Appends an exit block (SCXML `<onexit>`) to a state.
+    public mutating func addOnExit(_ actions: [Action<Event, Context>], to state: Node) {
+        nodes[state.rawValue].onExit.append(actions)
+    }
+
+    /// Sets a compound state's initial targets and the actions of its initial transition
+    /// (SCXML `<initial><transition target=…>actions</transition></initial>`).
+    public mutating func setInitial(_ targets: [String], actions: [Action<Event, Context>] = [], of state: Node) {
+        nodes[state.rawValue].initial = targets
+        nodes[state.rawValue].initialActions = actions
+    }
+
+    /// The id of a node.
+    public func id(of node: Node) -> String { nodes[node.rawValue].id }
+    /// The kind of a node.
+    public func kind(of node: Node) -> StateKind { nodes[node.rawValue].kind }
+    /// The parent of a node, `nil` for the root.
+    public func parent(of node: Node) -> Node? {
+        let p = nodes[node.rawValue].parent
+        return p < 0 ? nil : Node(p)
+    }
+    /// The children of a node, in document order.
+    public func children(of node: Node) -> [Node] { nodes[node.rawValue].children.map(Node.init) }
+}
+
+/// A transition as declared.
+public struct TransitionDefinition<Event: Hashable & Sendable, Context>: Sendable {
+    /// The events it responds to; `nil` makes it eventless.
+    public var event: EventDescriptor<Event>?
+    /// Its condition; `nil` always holds.
+    public var guardCondition: Guard<Event, Context>?
+    /// The ids of its targets; empty makes it targetless (it exits and enters nothing).
+    public var targets: [String]
+    /// Computes the targets when the transition is selected (a dynamic transition). Returns ids;
+    /// an unknown id is an error raised at run time. Overrides ``targets`` when set.
+    public var dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?
+    /// External (default) or internal.
+    public var kind: TransitionKind
+    /// The transition's own actions, run between the exits and the entries.
+    public var actions: [Action<Event, Context>]
+    /// Where it was declared.
+    public var location: SourceLocation?
+
+    /// Creates a transition.
+    public init(
+        on event: EventDescriptor<Event>?,
+        guard guardCondition: Guard<Event, Context>? = nil,
+        to targets: [String] = [],
+        kind: TransitionKind = .external,
+        actions: [Action<Event, Context>] = [],
+        dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])? = nil,
+        location: SourceLocation? = nil
+    ) {
+        self.event = event
+        self.guardCondition = guardCondition
+        self.targets = targets
+        self.kind = kind
+        self.actions = actions
+        self.dynamicTargets = dynamicTargets
+        self.location = location
+    }
+}

@@ -1,0 +1,51 @@
+/// An event as the interpreter sees it: one of the chart's own events, or an event the engine
+/// raises itself (done events and execution errors).
+public enum ChartEvent<Event: Hashable & Sendable>: Hashable, Sendable {
+    /// An event of the chart's event type, sent from outside or raised by an action.
+    case event(Event)
+    /// `done.state.<id>`: the compound state (or parallel) with this index has completed.
+    case done(ChartStateID)
+    /// `error.execution`: an action or guard threw; the message says which and why.
+    case error(ExecutionErrorEvent)
+
+    /// The user event, if this is one.
+    public var userEvent: Event? {
+        if case .event(let e) = self { return e }
+        return nil
+    }
+}
+
+/// The payload of an `error.execution` event.
+public struct ExecutionErrorEvent: Hashable, Sendable, CustomStringConvertible {
+    /// The SCXML name of the event, `error.execution`.
+    public var name: String
+    /// What failed, naming the state or transition whose content threw.
+    public var message: String
+
+    /// Creates an execution error event.
+    public init(name: String = "error.execution", message: String) {
+        self.name = name
+        self.message = message
+    }
+
+    /// The event name followed by the message.
+    public var description: String { "\(name): \(message)" }
+}
+
+/// A state of a compiled chart, by its index in document order.
+///
+/// Indices are stable for a given chart: the root is 0, every parent comes before its children,
+/// and a state's descendants occupy the indices right after it.
+public struct ChartStateID: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
+    /// The document-order index.
+    public let index: Int32
+
+    /// Wraps an index.
+    public init(_ index: Int32) { self.index = index }
+
+    /// Document order.
+    public static func < (a: Self, b: Self) -> Bool { a.index < b.index }
+
+    /// `#index`.
+    public var description: String { "#\(index)" }
+}

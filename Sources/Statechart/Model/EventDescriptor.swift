@@ -1,0 +1,76 @@
+/// Which events a transition responds to.
+///
+/// A transition with no descriptor is *eventless*: it is taken as soon as its guard holds,
+/// before any queued event is looked at (SCXML §3.13). Descriptors are matched innermost state first,
+/// so a child's transition beats its parent's for the same event — that is how events bubble.
+public enum EventDescriptor<Event: Hashable & Sendable>: Sendable {
+    /// Every event, including done and error events (SCXML `event="*"`).
+    case any
+    /// Exactly this event (`==`).
+    case event(Event)
+    /// Every event for which the predicate holds: route an enum case whatever its associated values.
+    case matching(@Sendable (Event) -> Bool)
+    /// The done event of the state with this id (`done.state.<id>`).
+    case done(String)
+    /// Any execution error event (`error.execution`).
+    case error
+    /// SCXML event descriptors: each token matches an event name equal to it or starting with it
+    /// followed by a dot (`error` matches `error.execution`); `foo.*` and `foo.` mean `foo`; `*` matches all.
+    case names([String])
+}
+
+/// A compiled event descriptor.
+@usableFromInline
+enum EventMatcher<Event: Hashable & Sendable>: Sendable {
+    case any
+    case event(Event)
+    case matching(@Sendable (Event) -> Bool)
+    case done(Int32)
+    case error
+    case names([String])
+
+    /// Normalizes SCXML tokens: `foo.*` and `foo.` become `foo`; a `*` token makes the descriptor `.any`.
+    static func normalizedNames(_ tokens: [String]) -> Self {
+        var result: [String] = []
+        for token in tokens {
+            var t = Substring(token)
+            if t == "*" { return .any }
+            if t.hasSuffix(".*") { t = t.dropLast(2) } else if t.hasSuffix(".") { t = t.dropLast() }
+            if !t.isEmpty { result.append(String(t)) }
+        }
+        return .names(result)
+    }
+
+    
+    func matches(_ event: ChartEvent<Event>, name: (ChartEvent<Event>) -> String) -> Bool {
+        switch self {
+        case .any:
+            return true
+        case .event(let wanted):
+            if case .event(let e) = event { return e == wanted }
+            return false
+        case .matching(let predicate):
+            if case .event(let e) = event { return predicate(e) }
+            return false
+        case .done(let state):
+            if case .done(let id) = event { return id.index == state }
+            return false
+        case .error:
+            if case .error = event { return true }
+            return false
+        case .names(let tokens):
+            let n = name(event)
+            for token in tokens where Self.tokenMatches(token, n) { return true }
+            return false
+        }
+    }
+
+    /// SCXML prefix matching on whole dot-separated tokens.
+    
+    static func tokenMatches(_ token: String, _ name: String) -> Bool {
+        guard name.hasPrefix(token) else { return false }
+        if name.utf8.count == token.utf8.count { return true }
+        let next = name.utf8[name.utf8.index(name.utf8.startIndex, offsetBy: token.utf8.count)]
+        return next == UInt8(ascii: ".")
+    }
+}
