@@ -66,7 +66,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         self.chart = chart
         self.configuration = Configuration(capacity: chart.stateCount)
         self.historyValues = Array(repeating: nil, count: chart.historyCount)
-        self.scope = ActionScope(context: context)
+        self.scope = ActionScope(context: context, ids: chart.ids)
         let words = (chart.stateCount + 63) / 64
         self.entryMarks = Array(repeating: 0, count: words)
         self.defaultEntryMarks = Array(repeating: 0, count: words)
@@ -120,6 +120,27 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         let handled = processExternalQueue()
         try throwFailures()
         return handled
+    }
+
+    /// Performs a state-requested transition declared with ``ChartDefinition/addRequestRoute(to:within:)``:
+    /// exits everything active inside the route's container, enters `target`, then runs to completion
+    /// like any microstep. Route checks (which requests are legal) belong to the caller.
+    ///
+    /// - Returns: `false` when the chart declares no request route to `target`.
+    @discardableResult
+    public mutating func performRequest(to target: ChartStateID) throws(MachineError) -> Bool {
+        guard hasStarted else { throw .notStarted }
+        guard isRunning else { throw .finished(finalState: finalState.map { chart.ids[Int($0.index)] } ?? "") }
+        guard let t = chart.requestTransitions[target.index] else { return false }
+        scope.event = nil
+        resolvedTargets.removeAll(keepingCapacity: true)
+        selected = [t]
+        selectedDomains = [chart.transitions[Int(t)].domain]
+        microstep()
+        runToCompletion()
+        processExternalQueue()
+        try throwFailures()
+        return true
     }
 
     /// Advances the virtual clock, firing every delayed send that falls due, in due order, each as

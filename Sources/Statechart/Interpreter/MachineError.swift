@@ -28,6 +28,8 @@ public enum MachineError: Error, Hashable, Sendable, CustomStringConvertible {
     case executionFailed([String])
     /// A snapshot or restore request does not fit the chart.
     case invalidSnapshot(String)
+    /// The machine's declaration is not a valid chart.
+    case invalidChart(ChartError)
 
     /// A one-line explanation.
     public var description: String {
@@ -46,6 +48,7 @@ public enum MachineError: Error, Hashable, Sendable, CustomStringConvertible {
             return "a macrostep exceeded \(l) microsteps; cycling through states [\(s.joined(separator: ", "))] and events [\(e.joined(separator: ", "))]"
         case .executionFailed(let m): return "actions failed: " + m.joined(separator: "; ")
         case .invalidSnapshot(let m): return "invalid snapshot: \(m)"
+        case .invalidChart(let e): return "invalid chart: \(e)"
         }
     }
 }

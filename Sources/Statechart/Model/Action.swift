@@ -34,6 +34,7 @@ public enum Action<Event: Hashable & Sendable, Context>: Sendable {
 /// The scope owns the machine's extended state: an action mutates ``context`` in place. Events it
 /// queues are appended to the interpreter's queues when the action returns, in the order queued,
 /// even if the action then throws (the content before the failure has run, as in SCXML).
+@dynamicMemberLookup
 public struct ActionScope<Event: Hashable & Sendable, Context> {
     /// The extended state of the machine.
     public var context: Context
@@ -58,11 +59,21 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
         case log(String)
     }
 
+    /// State ids of the chart, by index (shared with the chart, never copied).
+    @usableFromInline let ids: [String]
+
     @usableFromInline
-    init(context: Context) {
+    init(context: Context, ids: [String]) {
         self.context = context
         self.now = .zero
+        self.ids = ids
     }
+
+    /// The id of a state of the running chart.
+    public func id(of state: ChartStateID) -> String { ids[Int(state.index)] }
+
+    /// The user event being processed, if the current event is one.
+    public var userEvent: Event? { event?.userEvent }
 
     /// Queues an event on the internal queue: it is handled in this macrostep, after the
     /// current microstep and after any enabled eventless transition.
@@ -79,6 +90,12 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
 
     /// Writes a line to the machine's trace.
     public mutating func log(_ message: String) { effects.append(.log(message)) }
+
+    /// Reads and writes a property of the extended state: `scope.count += 1`.
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<Context, T>) -> T {
+        get { context[keyPath: keyPath] }
+        set { context[keyPath: keyPath] = newValue }
+    }
 
     /// The states exited by the microstep that is running, in exit order.
     public var exitedStates: [ChartStateID] { exits.map(ChartStateID.init) }

@@ -58,6 +58,8 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let entryActions: [[[Action<Event, Context>]]]
     @usableFromInline let exitActions: [[[Action<Event, Context>]]]
     @usableFromInline let hasEventless: Bool
+    /// Request transitions by target state index (see ``ChartDefinition/addRequestRoute(to:within:)``).
+    @usableFromInline let requestTransitions: [Int32: Int32]
     @usableFromInline let historyCount: Int
     /// State ids by index.
     public let ids: [String]
@@ -72,7 +74,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         states: [State], transitions: [Transition], eventCandidates: [Int32], eventlessCandidates: [Int32],
         childIndices: [[Int32]], entryActions: [[[Action<Event, Context>]]], exitActions: [[[Action<Event, Context>]]],
         ids: [String], locations: [SourceLocation?], indexByID: [String: Int32], historyCount: Int,
-        name: String, eventName: @escaping @Sendable (Event) -> String
+        requestTransitions: [Int32: Int32], name: String, eventName: @escaping @Sendable (Event) -> String
     ) {
         self.states = states
         self.transitions = transitions
@@ -83,6 +85,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.exitActions = exitActions
         self.hasEventless = !eventlessCandidates.isEmpty
         self.historyCount = historyCount
+        self.requestTransitions = requestTransitions
         self.ids = ids
         self.locations = locations
         self.indexByID = indexByID

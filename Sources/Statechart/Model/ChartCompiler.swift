@@ -11,7 +11,7 @@ extension Chart {
             eventCandidates: compiler.eventCandidates, eventlessCandidates: compiler.eventlessCandidates,
             childIndices: compiler.childIndices, entryActions: compiler.entryActions, exitActions: compiler.exitActions,
             ids: compiler.ids, locations: compiler.locations, indexByID: compiler.indexByID,
-            historyCount: compiler.historyCount, name: definition.name, eventName: definition.eventName)
+            historyCount: compiler.historyCount, requestTransitions: compiler.requestTransitions, name: definition.name, eventName: definition.eventName)
     }
 }
 
@@ -32,6 +32,7 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
     var locations: [SourceLocation?] = []
     var indexByID: [String: Int32] = [:]
     var historyCount = 0
+    var requestTransitions: [Int32: Int32] = [:]
 
     init(_ definition: ChartDefinition<Event, Context>) { self.definition = definition }
 
@@ -265,6 +266,21 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
                     source: Int32(i), matcher: nil, guardCondition: nil, targets: targets, isInternal: false,
                     domain: parent, actions: actions, dynamicTargets: nil, location: n.transitions.first?.location,
                     ordinal: 0, isPseudo: true))
+        }
+        // Request routes: internal transitions of the level's container, not selectable by events.
+        for route in definition.requestRoutes {
+            let container = newIndex[route.container]
+            let target = try resolve(route.target, from: Int(container), location: nil)
+            guard states[Int(container)].kind == .compound, isDescendant(target, of: container) else {
+                throw .invalidStructure(
+                    route.target, reason: "a request route must target a descendant of a compound state", location: nil)
+            }
+            if requestTransitions[target] != nil { continue }
+            requestTransitions[target] = Int32(transitions.count)
+            transitions.append(
+                C.Transition(
+                    source: container, matcher: nil, guardCondition: nil, targets: [target], isInternal: true,
+                    domain: container, actions: [], dynamicTargets: nil, location: nil, ordinal: -1, isPseudo: true))
         }
         // Static domains (rule R6): history targets and dynamic targets are resolved at run time.
         for k in transitions.indices where !transitions[k].isPseudo {

@@ -27,6 +27,7 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     }
 
     var nodes: [StateNode]
+    var requestRoutes: [(target: String, container: Int)] = []
     /// A name for the chart (SCXML `name`), used in diagnostics and exports.
     public var name: String
     /// How events of the chart's type are named for SCXML descriptors, traces and exports.
@@ -97,6 +98,13 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     public mutating func setInitial(_ targets: [String], actions: [Action<Event, Context>] = [], of state: Node) {
         nodes[state.rawValue].initial = targets
         nodes[state.rawValue].initialActions = actions
+    }
+
+    /// Declares that `target` can be requested directly (a state-requested transition such as
+    /// Machinus' `transition(to:)`): the request exits everything active inside `container` and
+    /// enters `target`, which must be a proper descendant of the compound `container`.
+    public mutating func addRequestRoute(to target: String, within container: Node) {
+        requestRoutes.append((target, container.rawValue))
     }
 
     /// The id of a node.

@@ -1,0 +1,103 @@
+/// The declaration of one level of a statechart: its states (values of your own `State` type),
+/// their transitions and actions, and the child machines attached to them.
+///
+/// ```swift
+/// let payment = Machine<Payment, OrderEvent, Order>(initial: .authorizing) {
+///     When(.authorizing) { On(.authorized, to: .captured) }
+///     Final(.captured)
+/// }
+/// var order = Machine<OrderState, OrderEvent, Order>(initial: .pending) {
+///     When(.pending) { On(.confirm, to: .confirmed) }
+///     When(.confirmed) { OnDone(to: .shipped) }
+///     When(.shipped) { On(.deliver, to: .delivered) }
+///     Final(.delivered)
+///     AnyState { On(.cancel, to: .cancelled) }
+///     Final(.cancelled)
+/// }
+/// order.attach(child: payment, to: .confirmed)
+/// ```
+///
+/// A machine is only a description; ``StateMachine`` runs it. Every machine, with all its
+/// attached children, compiles into one ``Chart`` that the SCXML interpreter runs.
+public struct Machine<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
+    /// The machine's name: it names the region when the machine is one of several attached children.
+    public var name: String?
+    /// The state the machine starts in; the first declared state when `nil`.
+    public var initial: State?
+    var elements: [MachineElement<State, Event, Context>]
+    var attachments: [(state: State, child: AnyChildMachine<Event, Context>)] = []
+
+    /// Declares a machine.
+    ///
+    /// - Parameters:
+    ///   - name: A name for diagnostics and for the region it forms when attached next to other children.
+    ///   - initial: Where it starts (the first declared state when `nil`).
+    ///   - content: States (``When``, ``Final``, ``Global``), flat ``Transition``s and ``AnyState`` routes.
+    public init(
+        _ name: String? = nil,
+        initial: State? = nil,
+        @MachineBuilder<State, Event, Context> _ content: () -> [MachineElement<State, Event, Context>]
+    ) {
+        self.name = name
+        self.initial = initial
+        self.elements = content()
+    }
+
+    /// Attaches a child machine to one of this machine's states (rule R21).
+    ///
+    /// The child lives inside `state`: it is entered when `state` is (at its initial state, or at
+    /// its history), exited with it (innermost first) and offered every event first; what it does
+    /// not handle bubbles to `state` and its ancestors. Attaching several children to one state
+    /// makes them parallel regions (rule R22). When the child reaches a final state, `state`
+    /// receives a done event (``OnDone``).
+    ///
+    /// - Parameters:
+    ///   - child: The child machine; its `State` type is its own, its events are the parent's.
+    ///   - state: The parent state it lives in.
+    ///   - history: How the child is re-entered: from its initial state, or its shallow or deep history.
+    public mutating func attach<ChildState>(
+        child: Machine<ChildState, Event, Context>,
+        to state: State,
+        history: AttachmentHistory = .none
+    ) {
+        attachments.append((state, AnyChildMachine(child, history: history)))
+    }
+
+    /// A copy of this machine with a child attached; see ``attach(child:to:history:)``.
+    public func attaching<ChildState>(
+        child: Machine<ChildState, Event, Context>,
+        to state: State,
+        history: AttachmentHistory = .none
+    ) -> Self {
+        var copy = self
+        copy.attach(child: child, to: state, history: history)
+        return copy
+    }
+}
+
+/// How an attached child machine is re-entered when its parent state is entered again (rule R23).
+public enum AttachmentHistory: String, Hashable, Sendable, Codable {
+    /// Always at the child's initial state.
+    case none
+    /// At the child's last active state; that state's own children start fresh.
+    case shallow
+    /// At the child's last active configuration, all the way down.
+    case deep
+}
+
+/// A child machine with its `State` type erased: it knows how to emit itself into a chart.
+struct AnyChildMachine<Event: Hashable & Sendable, Context>: Sendable {
+    let name: String?
+    let history: AttachmentHistory
+    let emit:
+        @Sendable (inout TypedChartEmitter<Event, Context>, ChartDefinition<Event, Context>.Node, String, [AnyHashable])
+            throws(ChartError) -> String
+
+    init<S>(_ machine: Machine<S, Event, Context>, history: AttachmentHistory) {
+        self.name = machine.name
+        self.history = history
+        self.emit = { (emitter: inout TypedChartEmitter<Event, Context>, container, prefix, path) throws(ChartError) in
+            try emitter.emitLevel(machine, container: container, prefix: prefix, path: path)
+        }
+    }
+}

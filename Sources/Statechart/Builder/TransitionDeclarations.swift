@@ -1,0 +1,157 @@
+/// A transition on an event, declared inside ``When``.
+///
+/// ```swift
+/// On(.confirm, to: .confirmed)                          // external
+/// On(.retry, to: .authorizing, guard: { $0.attempts < 3 })
+/// On(.tick) { scope in scope.ticks += 1 }                // targetless: nothing exits or enters
+/// On(.refresh, to: .loading, internal: true)             // does not exit a compound source
+/// On(.cancel, to: .state(Order.cancelled))               // a state of another level
+/// ```
+/// Guards are tried in declaration order; the first transition whose guard holds is taken and a
+/// failing guard falls through to the next (rule R25).
+public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
+    let spec: TransitionSpec<State, Event, Context>
+
+    /// A transition on `event` to states of the same machine (none: targetless).
+    public init(
+        _ event: Event, to targets: State..., internal isInternal: Bool = false,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: .event(event), target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
+            actions: runAction(action), kind: isInternal ? .internal : .external)
+    }
+
+    /// A guarded transition on `event` to states of the same machine (none: targetless).
+    public init(
+        _ event: Event, to targets: State..., internal isInternal: Bool = false,
+        guard condition: @escaping @Sendable (Context) throws -> Bool,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: .event(event), target: targets.isEmpty ? .none : .states(targets),
+            guardCondition: guardFrom(condition), actions: runAction(action), kind: isInternal ? .internal : .external)
+    }
+
+    /// A transition on `event` to states anywhere in the chart.
+    public init(
+        _ event: Event, to targets: StateRef..., internal isInternal: Bool = false,
+        guard condition: (@Sendable (Context) throws -> Bool)? = nil,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: .event(event), target: .refs(targets), guardCondition: condition.map(guardFrom),
+            actions: runAction(action), kind: isInternal ? .internal : .external)
+    }
+
+    /// A transition on every event the predicate accepts — an enum case whatever its associated
+    /// values (SwiftState's route mappings). The guard sees the event.
+    public init(
+        matching predicate: @escaping @Sendable (Event) -> Bool, to targets: State...,
+        guard condition: (@Sendable (Context, Event) throws -> Bool)? = nil,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: .matching(predicate), target: targets.isEmpty ? .none : .states(targets),
+            guardCondition: condition.map(eventGuard), actions: runAction(action),
+            kind: .external)
+    }
+
+    /// A transition on `event` whose target is computed when it is selected (a dynamic transition).
+    /// Returning a state that is not part of this machine is an execution error (rule R27).
+    public init(
+        _ event: Event, dynamic target: @escaping @Sendable (Context, Event?) -> State,
+        guard condition: (@Sendable (Context) throws -> Bool)? = nil,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: .event(event), target: .dynamic(target), guardCondition: condition.map(guardFrom),
+            actions: runAction(action), kind: .external)
+    }
+}
+
+/// An eventless transition: taken as soon as its guard holds, before any queued event (rule R2).
+public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
+    let spec: TransitionSpec<State, Event, Context>
+    /// Declares an unguarded eventless transition: taken at once whenever its source is active.
+    public init(to targets: State..., action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil) {
+        spec = TransitionSpec(
+            event: nil, target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
+            actions: runAction(action), kind: .external)
+    }
+
+    /// Declares an eventless transition taken as soon as the guard holds.
+    public init(
+        to targets: State..., guard condition: @escaping @Sendable (Context) throws -> Bool,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: nil, target: targets.isEmpty ? .none : .states(targets), guardCondition: guardFrom(condition),
+            actions: runAction(action), kind: .external)
+    }
+}
+
+/// A transition on this state's done event: its attached child machine (or every one of several)
+/// reached a final state (rules R13, R24).
+public struct OnDone<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
+    let spec: TransitionSpec<State, Event, Context>
+    /// Declares the transition taken when the state's children are done.
+    public init(to targets: State..., action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil) {
+        spec = TransitionSpec(
+            event: nil, doneOfSource: true, target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
+            actions: runAction(action), kind: .external)
+    }
+
+    /// Declares a guarded transition taken when the state's children are done.
+    public init(
+        to targets: State..., guard condition: @escaping @Sendable (Context) throws -> Bool,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: nil, doneOfSource: true, target: targets.isEmpty ? .none : .states(targets),
+            guardCondition: guardFrom(condition), actions: runAction(action), kind: .external)
+    }
+}
+
+/// A transition on `error.execution`: an action or guard threw (rule R14).
+public struct OnError<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
+    let spec: TransitionSpec<State, Event, Context>
+    /// Declares the transition taken when an action or guard fails.
+    public init(
+        to targets: State..., action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: .error, target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
+            actions: runAction(action), kind: .external)
+    }
+}
+
+/// A transition on every event of the chart's event type (an any-event route), tried in
+/// declaration order with the state's other transitions.
+public struct OnAnyEvent<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
+    let spec: TransitionSpec<State, Event, Context>
+    /// Declares an any-event transition; the guard sees the event.
+    public init(
+        to targets: State..., guard condition: (@Sendable (Context, Event) throws -> Bool)? = nil,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: .matching { _ in true }, target: targets.isEmpty ? .none : .states(targets),
+            guardCondition: condition.map(eventGuard), actions: runAction(action), kind: .external)
+    }
+}
+
+func eventGuard<Event: Hashable & Sendable, Context>(
+    _ condition: @escaping @Sendable (Context, Event) throws -> Bool
+) -> Guard<Event, Context> {
+    .predicate { context, event in
+        guard let e = event?.userEvent else { return false }
+        return try condition(context, e)
+    }
+}
+
+func runAction<Event: Hashable & Sendable, Context>(
+    _ body: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)?
+) -> [Action<Event, Context>] {
+    body.map { [.run(nil, $0)] } ?? []
+}

@@ -1,0 +1,49 @@
+/// A compiled typed machine: the ``Chart`` plus the tables that map its indices back to the
+/// user's values. Shared by every ``StateMachine`` that runs it.
+public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked Sendable {
+    // @unchecked: the AnyHashable values stored here wrap `Hashable & Sendable` state values
+    // only, and nothing here is mutated after init.
+
+    /// The one chart the interpreter runs.
+    public let chart: Chart<Event, Context>
+    let valueByIndex: [AnyHashable?]
+    let indicesByValue: [AnyHashable: [Int32]]
+    let levelOfIndex: [Int32]
+    let levels: [TypedLevel<Context>]
+    /// Per level, the index of its container (the root for the top level).
+    let containerOfLevel: [Int32]
+
+    /// Compiles a machine and all its attached children.
+    public init<State>(_ machine: Machine<State, Event, Context>) throws(ChartError) {
+        var emitter = TypedChartEmitter<Event, Context>(name: machine.name ?? "\(State.self)")
+        let root = emitter.definition.root
+        let initial = try emitter.emitLevel(machine, container: root, prefix: "", path: [])
+        emitter.definition.setInitial([initial], of: root)
+        try emitter.resolveReferences()
+        let chart = try Chart(emitter.definition)
+        self.chart = chart
+        var valueByIndex = [AnyHashable?](repeating: nil, count: chart.stateCount)
+        var indicesByValue: [AnyHashable: [Int32]] = [:]
+        var levelOfIndex = [Int32](repeating: -1, count: chart.stateCount)
+        for (i, id) in chart.ids.enumerated() where i > 0 {
+            if let v = emitter.values[id] {
+                valueByIndex[i] = v
+                indicesByValue[v, default: []].append(Int32(i))
+            }
+            if let l = emitter.levelOfState[id] { levelOfIndex[i] = Int32(l) }
+        }
+        self.valueByIndex = valueByIndex
+        self.indicesByValue = indicesByValue
+        self.levelOfIndex = levelOfIndex
+        self.levels = emitter.levels
+        self.containerOfLevel = emitter.levels.map { chart.state(withID: $0.container)?.index ?? 0 }
+    }
+
+    /// The typed value of a state (`nil` for the root, regions and history pseudo-states).
+    public func value(of state: ChartStateID) -> AnyHashable? { valueByIndex[Int(state.index)] }
+
+    /// Every state whose value is `value` (one unless a machine is attached in several places).
+    public func states<T: Hashable & Sendable>(for value: T) -> [ChartStateID] {
+        (indicesByValue[AnyHashable(value)] ?? []).map(ChartStateID.init)
+    }
+}

@@ -1,0 +1,212 @@
+/// A running statechart with typed states and events: the synchronous runtime.
+///
+/// ```swift
+/// var machine = try StateMachine(order, context: Order())
+/// try machine.send(.confirm)
+/// machine.state                          // .confirmed
+/// machine.isActive(Payment.authorizing)  // true: the payment child started with its parent
+/// ```
+///
+/// `StateMachine` is a value: copying one copies the whole running state (configuration, history,
+/// context, queues, timers); the compiled chart is shared. Sends are processed run-to-completion:
+/// an event sent from an action is queued and handled after the current step (rule R9).
+public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendable, Context> {
+    /// The interpreter underneath.
+    public internal(set) var instance: ChartInstance<Event, Context>
+    /// The compiled chart with its typed tables.
+    public let typed: TypedChart<Event, Context>
+    /// Behaviour switches.
+    public var options: Options
+    var observers: [(id: Int, observer: (MachineTransition<State, Event>) -> Void)] = []
+    var nextObserverID = 0
+
+    /// Behaviour switches of a ``StateMachine``.
+    public struct Options: Sendable {
+        /// Whether ``StateMachine/send(_:)`` throws ``MachineError/eventNotHandled(event:configuration:)``
+        /// for an event that enables no transition (rule R18). Default `true`.
+        public var throwsOnUnhandledEvent = true
+        /// Whether requesting the state that is already active throws
+        /// ``MachineError/alreadyInState(_:)`` instead of doing nothing (Machinus' flag, rule R26). Default `false`.
+        public var throwsWhenAlreadyInState = false
+        /// The most barrier redirects one request may follow (rule R26). Default 16.
+        public var redirectLimit = 16
+        /// Records every step in ``StateMachine/trace``. Default `false`.
+        public var tracing = false
+        /// Creates the default options.
+        public init() {}
+    }
+
+    /// Compiles `machine` (and its attached children) and starts it: the initial configuration is
+    /// entered with its entry actions and the machine runs to completion (rule R20).
+    ///
+    /// - Throws: ``MachineError/invalidChart(_:)`` when the declaration is not a valid chart, or
+    ///   the errors of the first run (``MachineError/executionFailed(_:)``).
+    public init(_ machine: Machine<State, Event, Context>, context: Context, options: Options = Options()) throws(MachineError) {
+        let typed: TypedChart<Event, Context>
+        do {
+            typed = try TypedChart(machine)
+        } catch {
+            throw .invalidChart(error)
+        }
+        try self.init(typed: typed, context: context, options: options)
+    }
+
+    /// Starts a machine on an already compiled chart (compile once, run many).
+    public init(typed: TypedChart<Event, Context>, context: Context, options: Options = Options()) throws(MachineError) {
+        self.typed = typed
+        self.options = options
+        self.instance = ChartInstance(chart: typed.chart, context: context)
+        instance.isTracing = options.tracing
+        try instance.start()
+    }
+
+    /// The extended state.
+    public var context: Context {
+        get { instance.context }
+        set { instance.context = newValue }
+    }
+
+    /// The steps recorded since the last ``clearTrace()`` when ``Options/tracing`` is on.
+    public var trace: [TraceStep] { instance.trace }
+
+    /// Forgets the recorded trace.
+    public mutating func clearTrace() { instance.trace.removeAll() }
+
+    // MARK: - Events
+
+    /// Sends an event and runs to completion (rules R1–R9).
+    ///
+    /// - Throws: ``MachineError/eventNotHandled(event:configuration:)`` when nothing handles it
+    ///   (unless ``Options/throwsOnUnhandledEvent`` is off); ``MachineError/finished(finalState:)``
+    ///   after the machine reached a top-level final state; the failures of the run.
+    public mutating func send(_ event: Event) throws(MachineError) {
+        let from = observers.isEmpty ? [] : instance.activeAtomicStates
+        let handled = try instance.send(event)
+        if !handled && options.throwsOnUnhandledEvent {
+            throw .eventNotHandled(event: instance.chart.eventName(event), configuration: activeStateIDs)
+        }
+        notify(from: from, event: event)
+    }
+
+    /// Sends events in order; stops at the first that throws (the earlier ones stay processed).
+    public mutating func send(_ events: [Event]) throws(MachineError) {
+        for e in events { try send(e) }
+    }
+
+    /// Advances machine time, firing delayed sends that fall due (rule R17).
+    public mutating func advance(by duration: Duration) throws(MachineError) {
+        try instance.advance(by: duration)
+    }
+
+    /// Returns to the initial configuration (rule R19).
+    public mutating func reset() throws(MachineError) {
+        try instance.reset()
+    }
+
+    // MARK: - Observers
+
+    /// Registers an observer called after every send or request with the top-level state before,
+    /// the event (`nil` for a request) and the state after (rule R30). Observers run in registration order.
+    ///
+    /// - Returns: A token for ``removeObserver(_:)``.
+    @discardableResult
+    public mutating func observe(_ observer: @escaping (MachineTransition<State, Event>) -> Void) -> ObserverToken {
+        nextObserverID += 1
+        observers.append((nextObserverID, observer))
+        return ObserverToken(id: nextObserverID)
+    }
+
+    /// Removes an observer.
+    public mutating func removeObserver(_ token: ObserverToken) {
+        observers.removeAll { $0.id == token.id }
+    }
+
+    func notify(from: [ChartStateID], event: Event?) {
+        guard !observers.isEmpty else { return }
+        let record = MachineTransition<State, Event>(
+            from: from.map { instance.chart.id(of: $0) }, event: event,
+            to: activeStateIDs, fromState: topState(in: from), toState: state)
+        for o in observers { o.observer(record) }
+    }
+
+    // MARK: - Configuration
+
+    /// The active top-level state (after the machine finished: the final state it stopped in).
+    public var state: State {
+        if let f = instance.finalState, !instance.isRunning, let v = typed.value(of: f)?.base as? State { return v }
+        // The top level always has exactly one active state while the machine runs.
+        return topState(in: instance.activeStates) ?? initialState
+    }
+
+    var initialState: State {
+        let root = typed.chart.states[0]
+        let first = typed.chart.transitions[Int(root.initialTransition)].targets[0]
+        guard let v = typed.valueByIndex[Int(first)]?.base as? State else {
+            preconditionFailure("the top level of a typed chart holds State values")
+        }
+        return v
+    }
+
+    func topState(in states: [ChartStateID]) -> State? {
+        for s in states where typed.chart.states[Int(s.index)].parent == 0 {
+            if let v = typed.value(of: s)?.base as? State { return v }
+        }
+        return nil
+    }
+
+    /// Whether a state with this value (of any machine level) is active.
+    public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool {
+        for i in typed.indicesByValue[AnyHashable(value)] ?? [] where instance.configuration.contains(i) { return true }
+        if !instance.isRunning, let f = instance.finalState, typed.value(of: f) == AnyHashable(value) { return true }
+        return false
+    }
+
+    /// The active states whose values are of type `T`, in document order (one per region where `T`'s machine runs).
+    public func activeStates<T: Hashable & Sendable>(of type: T.Type) -> [T] {
+        instance.activeStates.compactMap { typed.value(of: $0)?.base as? T }
+    }
+
+    /// The active state of type `T`, if exactly one machine level of that type is active.
+    public func activeState<T: Hashable & Sendable>(of type: T.Type) -> T? {
+        let all = activeStates(of: type)
+        return all.count == 1 ? all[0] : nil
+    }
+
+    /// The ids of the active atomic states (dotted paths such as `confirmed.authorizing`).
+    public var activeStateIDs: [String] { instance.activeAtomicIDs }
+
+    /// The active configuration as paths of values from the top level down, one per active atomic state.
+    public var activePaths: [[AnyHashable]] {
+        instance.activeAtomicStates.map { s in
+            var path: [AnyHashable] = []
+            var i = s.index
+            while i > 0 {
+                if let v = typed.valueByIndex[Int(i)] { path.append(v) }
+                i = typed.chart.states[Int(i)].parent
+            }
+            return path.reversed()
+        }
+    }
+
+    /// Whether the machine reached a top-level final state.
+    public var isFinished: Bool { instance.hasStarted && !instance.isRunning }
+}
+
+/// What an observer of a ``StateMachine`` receives after each send or request.
+public struct MachineTransition<State: Hashable & Sendable, Event: Hashable & Sendable>: Sendable {
+    /// Active atomic state ids before.
+    public var from: [String]
+    /// The event sent, or `nil` for a state request.
+    public var event: Event?
+    /// Active atomic state ids after.
+    public var to: [String]
+    /// The top-level state before.
+    public var fromState: State?
+    /// The top-level state after.
+    public var toState: State
+}
+
+/// Identifies a registered observer.
+public struct ObserverToken: Hashable, Sendable {
+    let id: Int
+}

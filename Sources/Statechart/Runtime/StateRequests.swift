@@ -1,0 +1,95 @@
+extension StateMachine {
+    /// Requests a transition to a state (Machinus' `transition(to:)`, SwiftState's `<-`; rule R26).
+    ///
+    /// The request is checked in this order: the target must be a state of the chart
+    /// (``MachineError/unknownState(_:)``) whose machine level is active; a request for the active
+    /// state does nothing (or throws ``MachineError/alreadyInState(_:)`` when
+    /// ``Options/throwsWhenAlreadyInState`` is on); a final current state cannot be left
+    /// (``MachineError/finalState(_:)``); the target must be listed in the current state's
+    /// ``Routes`` or be ``Global`` (``MachineError/illegalTransition(from:to:)``); finally the
+    /// target's ``TransitionBarrier`` may allow, deny (``MachineError/transitionDenied(to:)``) or
+    /// redirect — a redirect checks the new target from the start, at most
+    /// ``Options/redirectLimit`` times, and a cycle is ``MachineError/redirectCycle(_:)``.
+    /// The transition itself exits the current state of that level (innermost first), enters the
+    /// target with its default or history entry, and runs to completion like any event.
+    public mutating func transition<T: Hashable & Sendable>(to target: T) throws(MachineError) {
+        let candidates = typed.indicesByValue[AnyHashable(target)] ?? []
+        guard !candidates.isEmpty else { throw .unknownState("\(target)") }
+        // Among several places where T's machine runs, the active one.
+        let index = candidates.first { isLevelActive(of: $0) } ?? candidates[0]
+        try request(typed.chart.ids[Int(index)])
+    }
+
+    /// Runs the dynamic transition of the innermost active state that declares one
+    /// (``DynamicTransition``) and requests the state it returns (rule R27).
+    public mutating func transition() throws(MachineError) {
+        let chart = typed.chart
+        for s in instance.activeStates.reversed() {
+            let level = typed.levelOfIndex[Int(s.index)]
+            guard level >= 0 else { continue }
+            if let dynamic = typed.levels[Int(level)].dynamics[chart.id(of: s)] {
+                try request(dynamic(context))
+                return
+            }
+        }
+        throw .noDynamicTransition(activeStateIDs.joined(separator: ", "))
+    }
+
+    func isLevelActive(of index: Int32) -> Bool {
+        let level = typed.levelOfIndex[Int(index)]
+        guard level >= 0 else { return false }
+        let container = typed.containerOfLevel[Int(level)]
+        return container == 0 ? instance.isRunning : instance.configuration.contains(container)
+    }
+
+    mutating func request(_ firstTarget: String) throws(MachineError) {
+        let chart = typed.chart
+        var targetID = firstTarget
+        var visited: [String] = []
+        while true {
+            guard let target = chart.state(withID: targetID), typed.levelOfIndex[Int(target.index)] >= 0 else {
+                throw .unknownState(targetID)
+            }
+            guard instance.isRunning else {
+                throw .finished(finalState: instance.finalState.map { chart.id(of: $0) } ?? "")
+            }
+            let levelIndex = Int(typed.levelOfIndex[Int(target.index)])
+            let level = typed.levels[levelIndex]
+            let container = typed.containerOfLevel[levelIndex]
+            guard container == 0 || instance.configuration.contains(container) else {
+                throw .illegalTransition(from: chart.id(of: ChartStateID(container)) + " (inactive)", to: targetID)
+            }
+            // The active state of that level: the active child of its container.
+            guard let current = instance.configuration.list.first(where: { chart.states[Int($0)].parent == container })
+            else { throw .illegalTransition(from: "", to: targetID) }
+            let currentID = chart.ids[Int(current)]
+            if current == target.index {
+                if options.throwsWhenAlreadyInState { throw .alreadyInState(targetID) }
+                return
+            }
+            if level.finals.contains(currentID) { throw .finalState(currentID) }
+            guard level.globals.contains(targetID) || level.routes[currentID]?.contains(targetID) == true else {
+                throw .illegalTransition(from: currentID, to: targetID)
+            }
+            if let barrier = level.barriers[targetID] {
+                switch barrier(context) {
+                case .allow:
+                    break
+                case .deny:
+                    throw .transitionDenied(to: targetID)
+                case .redirect(let next):
+                    visited.append(targetID)
+                    if visited.contains(next) || visited.count > options.redirectLimit {
+                        throw .redirectCycle(visited + [next])
+                    }
+                    targetID = next
+                    continue
+                }
+            }
+            let from = observers.isEmpty ? [] : instance.activeAtomicStates
+            try instance.performRequest(to: target)
+            notify(from: from, event: nil)
+            return
+        }
+    }
+}

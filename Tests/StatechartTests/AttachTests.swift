@@ -1,0 +1,134 @@
+import Testing
+import Statechart
+
+@Suite("attach(child:to:)")
+struct AttachTests {
+    @Test("R21: the child is entered with its parent, at its initial state, after the parent's entry actions")
+    func childEnteredWithParent() throws {
+        var m = try StateMachine(orderMachine(), context: OrderLog())
+        #expect(m.state == .pending)
+        try m.send(.confirm)
+        #expect(m.state == .confirmed)
+        #expect(m.isActive(PaymentState.authorizing))
+        #expect(m.activeState(of: PaymentState.self) == .authorizing)
+        #expect(m.activeStateIDs == ["confirmed.authorizing"])
+        #expect(m.context.entries == ["enter pending", "exit pending", "enter confirmed", "enter authorizing"])
+    }
+
+    @Test("R21: events go to the child first; what it does not handle bubbles to the parent")
+    func bubbling() throws {
+        var m = try StateMachine(orderMachine(), context: OrderLog())
+        try m.send(.confirm)
+        try m.send(.authorize)
+        #expect(m.activeState(of: PaymentState.self) == .authorized)
+        m.context.entries.removeAll()
+        try m.send(.cancel)  // no payment state handles cancel: it bubbles to the order's any-state route
+        #expect(m.state == .cancelled)
+        #expect(!m.isActive(PaymentState.authorized))
+        // R8: exited innermost first.
+        #expect(m.context.entries == ["exit authorized", "exit confirmed", "enter cancelled"])
+    }
+
+    @Test("R24: a child reaching a final state raises the parent's done event")
+    func doneEvent() throws {
+        var m = try StateMachine(orderMachine(), context: OrderLog())
+        try m.send([.confirm, .authorize, .capture])
+        #expect(m.state == .shipped)
+        #expect(m.context.paid)
+        try m.send(.deliver)
+        #expect(m.isFinished)
+        #expect(m.state == .delivered)
+        #expect(throws: MachineError.finished(finalState: "delivered")) { try m.send(.reset) }
+    }
+
+    @Test("R18: an event nobody handles throws and changes nothing")
+    func unhandled() throws {
+        var m = try StateMachine(orderMachine(), context: OrderLog())
+        #expect(throws: MachineError.eventNotHandled(event: "ship", configuration: ["pending"])) { try m.send(.ship) }
+        #expect(m.state == .pending)
+        m.options.throwsOnUnhandledEvent = false
+        try m.send(.ship)
+        #expect(m.state == .pending)
+    }
+
+    @Test("R23: deep history re-enters the child where it was; without history it restarts")
+    func history() throws {
+        let withHistory = Machine<OrderState, OrderEvent, OrderLog>(initial: .pending) {
+            When(.pending) { On(.confirm, to: .confirmed) }
+            When(.confirmed) { On(.ship, to: .pending) }
+        }.attaching(child: paymentMachine(), to: .confirmed, history: .deep)
+        var m = try StateMachine(withHistory, context: OrderLog())
+        try m.send([.confirm, .authorize, .ship, .confirm])
+        #expect(m.activeState(of: PaymentState.self) == .authorized)
+
+        let without = Machine<OrderState, OrderEvent, OrderLog>(initial: .pending) {
+            When(.pending) { On(.confirm, to: .confirmed) }
+            When(.confirmed) { On(.ship, to: .pending) }
+        }.attaching(child: paymentMachine(), to: .confirmed)
+        var n = try StateMachine(without, context: OrderLog())
+        try n.send([.confirm, .authorize, .ship, .confirm])
+        #expect(n.activeState(of: PaymentState.self) == .authorizing)
+    }
+
+    @Test("R22: several children attached to one state run as parallel regions")
+    func parallelChildren() throws {
+        enum Light: Hashable, Sendable { case off, on }
+        enum Fan: Hashable, Sendable { case still, spinning }
+        enum Room: Hashable, Sendable { case empty, occupied }
+        enum E: Hashable, Sendable { case enter, leave, toggle, spin }
+        let light = Machine<Light, E, Void>("light", initial: .off) {
+            When(.off) { On(.toggle, to: .on) }
+            When(.on) { On(.toggle, to: .off) }
+        }
+        let fan = Machine<Fan, E, Void>("fan") {
+            When(.still) { On(.spin, to: .spinning) }
+            When(.spinning) {}
+        }
+        var room = Machine<Room, E, Void>(initial: .empty) {
+            When(.empty) { On(.enter, to: .occupied) }
+            When(.occupied) { On(.leave, to: .empty) }
+        }
+        room.attach(child: light, to: .occupied)
+        room.attach(child: fan, to: .occupied)
+        var m = try StateMachine(room, context: ())
+        try m.send(.enter)
+        #expect(m.activeStateIDs == ["occupied.light.off", "occupied.fan.still"])
+        try m.send(.toggle)
+        try m.send(.spin)
+        #expect(m.activeStates(of: Light.self) == [.on])
+        #expect(m.activeStates(of: Fan.self) == [.spinning])
+        try m.send(.leave)
+        #expect(m.activeStateIDs == ["empty"])
+    }
+
+    @Test("R21: three levels deep, with the innermost handling first and history at every level")
+    func threeLevels() throws {
+        enum A: Hashable, Sendable { case idle, busy }
+        enum B: Hashable, Sendable { case loading, ready }
+        enum C: Hashable, Sendable { case fetch, parse }
+        enum E: Hashable, Sendable { case start, next, stop, pause }
+        let c = Machine<C, E, Void>(initial: .fetch) {
+            When(.fetch) { On(.next, to: .parse) }
+            When(.parse) {}
+        }
+        let b = Machine<B, E, Void>(initial: .loading) {
+            When(.loading) { On(.next, to: .ready) }  // shadowed by C while C handles next
+            When(.ready) {}
+        }.attaching(child: c, to: .loading, history: .shallow)
+        let a = Machine<A, E, Void>(initial: .idle) {
+            When(.idle) { On(.start, to: .busy) }
+            When(.busy) { On(.stop, to: .idle) }
+        }.attaching(child: b, to: .busy, history: .deep)
+        var m = try StateMachine(a, context: ())
+        try m.send(.start)
+        #expect(m.activePaths == [[AnyHashable(A.busy), AnyHashable(B.loading), AnyHashable(C.fetch)]])
+        try m.send(.next)  // C handles it first
+        #expect(m.isActive(C.parse))
+        try m.send(.next)  // C.parse does not: it bubbles to B.loading
+        #expect(m.isActive(B.ready))
+        try m.send(.stop)
+        try m.send(.start)  // deep history brings back B.ready
+        #expect(m.isActive(B.ready))
+        #expect(m.activeStateIDs == ["busy.ready"])
+    }
+}
