@@ -1,3 +1,0 @@
-import Testing
-@testable import Statechart
-@Test func smoke() {}
