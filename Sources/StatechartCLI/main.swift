@@ -1,1 +1,4 @@
-print("statechart")
+import Foundation
+
+// The `statechart` command: `statechart help` lists the commands.
+exit(CommandLineTool.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,224 @@
+import Statechart
+
+/// Turns an ``XMLTree`` into a ``ChartDefinition``.
+///
+/// Two loops over the flat element array, which is in document order: the first checks every
+/// element (name, place, attributes, values) and converts it to an ``Item``, so the first problem
+/// in the document is the one reported; the second adds states, transitions and executable
+/// content to the definition. Neither recurses.
+struct SCXMLBuilder {
+    typealias Definition = ChartDefinition<String, SCXMLContext>
+
+    /// What an element became.
+    enum Item {
+        case root(name: String?, initial: [String])
+        case state(kind: StateKind, id: String, initial: [String]?)
+        case transition(events: [String]?, cond: SCXMLCondition?, targets: [String], kind: TransitionKind)
+        case initial
+        case onEntry
+        case onExit
+        case action(Action<String, SCXMLContext>)
+    }
+
+    let tree: XMLTree
+    var items: [Item] = []
+    var usedIDs: Set<String> = []
+    var stateOrdinal = 0
+
+    init(tree: XMLTree) { self.tree = tree }
+
+    /// Checks the document and builds the definition.
+    mutating func build(defaultName: String) throws(SCXMLError) -> Definition {
+        let elements = tree.elements
+        for e in elements where SCXMLSchema.stateElements.contains(e.name) {
+            if let id = e.attributes["id"] { usedIDs.insert(id) }
+        }
+        items.reserveCapacity(elements.count)
+        for i in elements.indices { items.append(try check(i)) }
+        guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
+        var definition = Definition(name: name ?? defaultName, initial: initial, eventName: { $0 })
+        var nodes = Array(repeating: definition.root, count: elements.count)
+        for i in elements.indices.dropFirst() {
+            let e = elements[i]
+            switch items[i] {
+            case .state(let kind, let id, let initial):
+                nodes[i] = definition.addState(id, kind: kind, in: nodes[e.parent], initial: initial, location: e.location)
+            case .transition(let events, let cond, let targets, let kind):
+                let actions = actions(in: e)
+                if case .initial = items[e.parent] {
+                    definition.setInitial(targets, actions: actions, of: nodes[elements[e.parent].parent])
+                } else {
+                    definition.addTransition(
+                        TransitionDefinition(
+                            on: events.map { .names($0) }, guard: cond?.guardCondition, to: targets, kind: kind,
+                            actions: actions, location: e.location),
+                        from: nodes[e.parent])
+                }
+            case .onEntry:
+                definition.addOnEntry(actions(in: e), to: nodes[e.parent])
+            case .onExit:
+                definition.addOnExit(actions(in: e), to: nodes[e.parent])
+            case .root, .initial, .action:
+                break
+            }
+        }
+        return definition
+    }
+
+    private func actions(in element: XMLElementNode) -> [Action<String, SCXMLContext>] {
+        element.children.compactMap {
+            if case .action(let a) = items[$0] { return a }
+            return nil
+        }
+    }
+
+    // MARK: - Checks
+
+    private mutating func check(_ i: Int) throws(SCXMLError) -> Item {
+        let e = tree.elements[i]
+        let line = e.location.line
+        if i > 0 {
+            if let reason = SCXMLSchema.unsupportedElements[e.name] {
+                throw .unsupportedElement(e.name, line: line, reason: reason)
+            }
+            guard SCXMLSchema.allowedAttributes[e.name] != nil else { throw .unknownElement(e.name, line: line) }
+            let parent = tree.elements[e.parent].name
+            guard SCXMLSchema.allowedChildren[parent]?.contains(e.name) == true else {
+                throw .misplacedElement(e.name, parent: parent, line: line)
+            }
+        }
+        let allowed = SCXMLSchema.allowedAttributes[e.name] ?? []
+        for key in e.attributes.keys.sorted() where !allowed.contains(key) {
+            if SCXMLSchema.expressionAttributes.contains(key) {
+                throw .unsupportedExpression(e.attributes[key] ?? "", attribute: key, element: e.name, line: line)
+            }
+            throw .unsupportedAttribute(key, element: e.name, line: line)
+        }
+        let attributes = AttributeReader(element: e)
+        switch e.name {
+        case "scxml":
+            if let v = e.attributes["version"], v != "1.0" {
+                throw attributes.invalid("version", v, "SCXML 1.0 documents have version=\"1.0\"")
+            }
+            if let v = e.attributes["binding"], v != "early" && v != "late" {
+                throw attributes.invalid("binding", v, "expected 'early' or 'late'")
+            }
+            return .root(name: e.attributes["name"], initial: try attributes.tokens("initial") ?? [])
+        case "state", "parallel", "final", "history":
+            return try checkState(e, attributes: attributes)
+        case "initial":
+            try checkInitial(e)
+            return .initial
+        case "transition":
+            return try checkTransition(e, attributes: attributes)
+        case "onentry":
+            return .onEntry
+        case "onexit":
+            return .onExit
+        default:
+            return .action(try SCXMLExecutableContent.action(e, attributes: attributes))
+        }
+    }
+
+    private mutating func checkState(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Item {
+        stateOrdinal += 1
+        let id: String
+        if let given = try attributes.token("id") {
+            id = given
+        } else {
+            var generated = "_\(e.name)\(stateOrdinal)"
+            while usedIDs.contains(generated) { generated += "_" }
+            usedIDs.insert(generated)
+            id = generated
+        }
+        let kind: StateKind
+        switch e.name {
+        case "parallel": kind = .parallel
+        case "final": kind = .final
+        case "history":
+            switch e.attributes["type"] ?? "shallow" {
+            case "shallow": kind = .history(.shallow)
+            case "deep": kind = .history(.deep)
+            case let v: throw attributes.invalid("type", v, "expected 'shallow' or 'deep'")
+            }
+            let transitions = e.children.filter { tree.elements[$0].name == "transition" }
+            if transitions.count > 1 {
+                throw .invalidElement(
+                    "transition", line: tree.elements[transitions[1]].location.line,
+                    reason: "a <history> has at most one default transition")
+            }
+        default: kind = .state
+        }
+        let initial = try attributes.tokens("initial")
+        if let v = e.attributes["initial"], e.children.contains(where: { tree.elements[$0].name == "initial" }) {
+            throw attributes.invalid("initial", v, "a state cannot have both an initial attribute and an <initial> element")
+        }
+        return .state(kind: kind, id: id, initial: initial)
+    }
+
+    private func checkInitial(_ e: XMLElementNode) throws(SCXMLError) {
+        let siblings = tree.elements[e.parent].children.filter { tree.elements[$0].name == "initial" }
+        if siblings.count > 1, let second = siblings.dropFirst().first {
+            throw .invalidElement(
+                "initial", line: tree.elements[second].location.line, reason: "a state has at most one <initial>")
+        }
+        guard e.children.count == 1 else {
+            throw .invalidElement("initial", line: e.location.line, reason: "<initial> contains exactly one <transition>")
+        }
+    }
+
+    private func checkTransition(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Item {
+        let events = try attributes.tokens("event")
+        var cond: SCXMLCondition?
+        if let text = e.attributes["cond"] {
+            guard let parsed = SCXMLCondition.parse(text) else {
+                throw .unsupportedExpression(text, attribute: "cond", element: e.name, line: e.location.line)
+            }
+            cond = parsed
+        }
+        let targets = try attributes.tokens("target") ?? []
+        let kind: TransitionKind
+        switch e.attributes["type"] ?? "external" {
+        case "external": kind = .external
+        case "internal": kind = .internal
+        case let v: throw attributes.invalid("type", v, "expected 'external' or 'internal'")
+        }
+        let parent = tree.elements[e.parent].name
+        if parent == "initial" || parent == "history" {
+            if events != nil || cond != nil {
+                throw .invalidElement(
+                    "transition", line: e.location.line, reason: "the transition of <\(parent)> has no event and no cond")
+            }
+            if parent == "initial" && targets.isEmpty {
+                throw .missingAttribute("target", element: "transition", line: e.location.line)
+            }
+        }
+        return .transition(events: events, cond: cond, targets: targets, kind: kind)
+    }
+}
+
+/// Reads and checks the attribute values of one element.
+struct AttributeReader {
+    let element: XMLElementNode
+
+    /// An error for an invalid value of this element's attribute.
+    func invalid(_ attribute: String, _ value: String, _ reason: String) -> SCXMLError {
+        .invalidAttributeValue(value, attribute: attribute, element: element.name, line: element.location.line, reason: reason)
+    }
+
+    /// A space-separated list that must not be empty when present.
+    func tokens(_ attribute: String) throws(SCXMLError) -> [String]? {
+        guard let value = element.attributes[attribute] else { return nil }
+        let tokens = value.split(whereSeparator: \.isWhitespace).map(String.init)
+        if tokens.isEmpty { throw invalid(attribute, value, "expected at least one name") }
+        return tokens
+    }
+
+    /// A single name (no white space) that must not be empty when present.
+    func token(_ attribute: String) throws(SCXMLError) -> String? {
+        guard let value = element.attributes[attribute] else { return nil }
+        if value.isEmpty { throw invalid(attribute, value, "the value is empty") }
+        if value.contains(where: \.isWhitespace) { throw invalid(attribute, value, "expected one name, without spaces") }
+        return value
+    }
+}

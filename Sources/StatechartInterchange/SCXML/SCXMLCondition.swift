@@ -1,0 +1,176 @@
+import Statechart
+
+/// A `cond` expression of the null data model, parsed.
+///
+/// The grammar: `In('id')` (or `In("id")`), `true`, `false`, prefix `!` / `not`, infix `&&` / `and`
+/// and `||` / `or` (`!` binds tightest, then `&&`, then `||`; both binary operators are
+/// left-associative), and parentheses. Parsing is iterative (an operator-precedence parser with
+/// explicit stacks), and the nesting of the result is bounded by ``maximumDepth``.
+indirect enum SCXMLCondition: Hashable, Sendable {
+    /// `In('id')`.
+    case inState(String)
+    /// `!x`.
+    case not(SCXMLCondition)
+    /// `a && b && …`; `true` is the empty conjunction.
+    case all([SCXMLCondition])
+    /// `a || b || …`; `false` is the empty disjunction.
+    case any([SCXMLCondition])
+
+    /// The deepest nesting of operators accepted (the engine evaluates guards recursively).
+    static let maximumDepth = 64
+
+    /// Parses an expression; `nil` when it is not one of this grammar.
+    static func parse(_ text: String) -> SCXMLCondition? {
+        guard let tokens = tokenize(text), !tokens.isEmpty else { return nil }
+        var operands: [(expr: SCXMLCondition, depth: Int)] = []
+        var operators: [Token] = []
+        var expectOperand = true
+
+        func apply(_ op: Token) -> Bool {
+            switch op {
+            case .not:
+                guard let x = operands.popLast() else { return false }
+                operands.append((.not(x.expr), x.depth + 1))
+            case .and, .or:
+                guard let b = operands.popLast(), let a = operands.popLast() else { return false }
+                var items: [SCXMLCondition] = []
+                for x in [a.expr, b.expr] {
+                    switch (op, x) {
+                    case (.and, .all(let xs)) where !xs.isEmpty: items.append(contentsOf: xs)
+                    case (.or, .any(let xs)) where !xs.isEmpty: items.append(contentsOf: xs)
+                    default: items.append(x)
+                    }
+                }
+                let depth = max(a.depth, b.depth) + 1
+                operands.append((op == .and ? .all(items) : .any(items), depth))
+            default:
+                return false
+            }
+            return operands.last.map { $0.depth <= maximumDepth } ?? false
+        }
+
+        for token in tokens {
+            switch token {
+            case .atom(let x):
+                guard expectOperand else { return nil }
+                operands.append((x, 1))
+                expectOperand = false
+            case .not, .open:
+                guard expectOperand else { return nil }
+                operators.append(token)
+            case .close:
+                guard !expectOperand else { return nil }
+                while let top = operators.last, top != .open {
+                    operators.removeLast()
+                    guard apply(top) else { return nil }
+                }
+                guard operators.popLast() == .open else { return nil }
+            case .and, .or:
+                guard !expectOperand else { return nil }
+                while let top = operators.last, top != .open, top.precedence >= token.precedence {
+                    operators.removeLast()
+                    guard apply(top) else { return nil }
+                }
+                operators.append(token)
+                expectOperand = true
+            }
+        }
+        guard !expectOperand else { return nil }
+        while let top = operators.popLast() {
+            guard top != .open, apply(top) else { return nil }
+        }
+        guard operands.count == 1 else { return nil }
+        return operands[0].expr
+    }
+
+    /// The engine's guard for this condition.
+    var guardCondition: Guard<String, SCXMLContext> {
+        switch self {
+        case .inState(let id): return .inState(id)
+        case .not(let x): return .not(x.guardCondition)
+        case .all(let xs): return .all(xs.map(\.guardCondition))
+        case .any(let xs): return .any(xs.map(\.guardCondition))
+        }
+    }
+
+    private enum Token: Equatable {
+        case atom(SCXMLCondition)
+        case not, and, or, open, close
+
+        var precedence: Int {
+            switch self {
+            case .not: return 3
+            case .and: return 2
+            case .or: return 1
+            default: return 0
+            }
+        }
+    }
+
+    private static func tokenize(_ text: String) -> [Token]? {
+        let s = Array(text.unicodeScalars)
+        var tokens: [Token] = []
+        var i = 0
+        func skipSpace() { while i < s.count && s[i].properties.isWhitespace { i += 1 } }
+        func isWordChar(_ c: Unicode.Scalar) -> Bool {
+            c == "_" || (c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c)))
+        }
+        while true {
+            skipSpace()
+            guard i < s.count else { break }
+            let c = s[i]
+            switch c {
+            case "(":
+                tokens.append(.open)
+                i += 1
+            case ")":
+                tokens.append(.close)
+                i += 1
+            case "!":
+                if i + 1 < s.count && s[i + 1] == "=" { return nil }
+                tokens.append(.not)
+                i += 1
+            case "&", "|":
+                guard i + 1 < s.count, s[i + 1] == c else { return nil }
+                tokens.append(c == "&" ? .and : .or)
+                i += 2
+            default:
+                guard isWordChar(c) else { return nil }
+                var word = ""
+                while i < s.count && isWordChar(s[i]) {
+                    word.unicodeScalars.append(s[i])
+                    i += 1
+                }
+                switch word {
+                case "and": tokens.append(.and)
+                case "or": tokens.append(.or)
+                case "not": tokens.append(.not)
+                case "true": tokens.append(.atom(.all([])))
+                case "false": tokens.append(.atom(.any([])))
+                case "In":
+                    skipSpace()
+                    guard i < s.count, s[i] == "(" else { return nil }
+                    i += 1
+                    skipSpace()
+                    guard i < s.count, s[i] == "'" || s[i] == "\"" else { return nil }
+                    let quote = s[i]
+                    i += 1
+                    var id = ""
+                    while i < s.count && s[i] != quote {
+                        id.unicodeScalars.append(s[i])
+                        i += 1
+                    }
+                    guard i < s.count, !id.isEmpty, !id.contains(where: \.isWhitespace) else { return nil }
+                    i += 1
+                    skipSpace()
+                    guard i < s.count, s[i] == ")" else { return nil }
+                    i += 1
+                    tokens.append(.atom(.inState(id)))
+                default:
+                    return nil
+                }
+            }
+        }
+        return tokens
+    }
+}

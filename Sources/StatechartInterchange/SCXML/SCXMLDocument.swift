@@ -1,0 +1,81 @@
+import Foundation
+import Statechart
+
+/// The extended state of a chart loaded from SCXML: empty, since the null data model has no data.
+public struct SCXMLContext: Hashable, Sendable {
+    /// Creates the (empty) context.
+    public init() {}
+}
+
+/// A chart loaded from SCXML: events are their names, and there is no extended state.
+public typealias SCXMLChart = Chart<String, SCXMLContext>
+
+/// Loads SCXML documents (W3C SCXML 1.0, null data model) into charts.
+///
+/// Supported: `<scxml>` (`initial`, `name`, `version`, `datamodel` — any value, treated as the
+/// null data model —, `binding`), `<state>`, `<parallel>`, `<final>`, `<history type>`,
+/// `<initial>`, `<transition event cond target type>`, `<onentry>`, `<onexit>`, `<raise>`,
+/// `<send event target delay id type>`, `<cancel sendid>` and `<log label>`. `cond` accepts the
+/// null data model's `In('id')` combined with `!`/`not`, `&&`/`and`, `||`/`or`, parentheses,
+/// `true` and `false`. States without an `id` get `_<element><n>`, `n` counting state elements
+/// in document order.
+///
+/// Everything else in the SCXML namespace — data model elements, scripts, conditionals,
+/// `<invoke>`, expression attributes such as `eventexpr` or `expr` — is refused with an
+/// ``SCXMLError`` naming the element and its line, and so is malformed XML, a `<!DOCTYPE>` (no
+/// entity is ever declared or resolved), and a chart that does not compile (an unknown target…).
+/// Elements and attributes of other namespaces (editor annotations) are ignored.
+public enum SCXMLDocument {
+    /// Loads a document from a file. The chart is named by the `name` attribute, or else the file name.
+    public static func load(contentsOf url: URL) throws(SCXMLError) -> SCXMLChart {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadable(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        return try load(data: data, name: url.deletingPathExtension().lastPathComponent)
+    }
+
+    /// Loads a document from UTF-8 data.
+    ///
+    /// - Parameter name: The chart's name when the document has no `name` attribute.
+    public static func load(data: Data, name: String = "scxml") throws(SCXMLError) -> SCXMLChart {
+        let tree = try XMLTreeReader.read(data)
+        var builder = SCXMLBuilder(tree: tree)
+        let definition = try builder.build(defaultName: name)
+        do {
+            return try Chart(definition)
+        } catch {
+            // Name the element the error points at: states and transitions carry their tag's position.
+            let location = error.location
+            let element = location.flatMap { l in tree.elements.first { $0.location == l }?.name }
+            throw .invalidChart(error, element: element, line: location?.line)
+        }
+    }
+
+    /// Loads a document from a string.
+    ///
+    /// - Parameter name: The chart's name when the document has no `name` attribute.
+    public static func load(string: String, name: String = "scxml") throws(SCXMLError) -> SCXMLChart {
+        try load(data: Data(string.utf8), name: name)
+    }
+
+    /// Reads a document into a chart definition without compiling it (so a caller can add to it).
+    ///
+    /// - Parameter name: The chart's name when the document has no `name` attribute.
+    public static func definition(data: Data, name: String = "scxml") throws(SCXMLError) -> ChartDefinition<
+        String, SCXMLContext
+    > {
+        let tree = try XMLTreeReader.read(data)
+        var builder = SCXMLBuilder(tree: tree)
+        return try builder.build(defaultName: name)
+    }
+
+    /// Parses an SCXML `delay` value (a CSS2 time such as `500ms`, `2s`, `.5s` or `1.5s`).
+    ///
+    /// - Returns: The duration, or `nil` when the text is not a non-negative number followed by `ms` or `s`.
+    public static func duration(fromDelay text: String) -> Duration? {
+        try? SCXMLDelay.parse(text).get()
+    }
+}

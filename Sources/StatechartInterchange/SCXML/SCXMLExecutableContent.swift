@@ -1,0 +1,62 @@
+import Statechart
+
+/// `<raise>`, `<send>`, `<cancel>` and `<log>` as engine actions.
+///
+/// - `<raise event>` → ``Action/raise(_:)`` (internal queue).
+/// - `<send event>` with no target → ``Action/send(_:delay:id:)`` (external queue, after `delay`).
+/// - `<send event target="#_internal">` → ``Action/raise(_:)``; with a delay, a delayed send: the
+///   event arrives when its time comes, while the machine is idle, exactly as an internal event
+///   raised at that moment would be handled.
+/// - `<cancel sendid>` → ``Action/cancel(id:)``.
+/// - `<log label>` → ``Action/log(label:message:)``.
+enum SCXMLExecutableContent {
+    static func action(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Action<String, SCXMLContext> {
+        let line = e.location.line
+        switch e.name {
+        case "raise":
+            guard let event = try eventName(e, attributes: attributes) else {
+                throw .missingAttribute("event", element: e.name, line: line)
+            }
+            return .raise(event)
+        case "send":
+            guard let event = try eventName(e, attributes: attributes) else {
+                throw .missingAttribute("event", element: e.name, line: line)
+            }
+            if let type = e.attributes["type"], !SCXMLSchema.sendTypes.contains(type) {
+                throw attributes.invalid("type", type, "only the SCXML Event I/O processor is supported")
+            }
+            var delay = Duration.zero
+            if let text = e.attributes["delay"] {
+                switch SCXMLDelay.parse(text) {
+                case .success(let d): delay = d
+                case .failure(let f): throw attributes.invalid("delay", text, f.reason)
+                }
+            }
+            let id = try attributes.token("id")
+            switch e.attributes["target"] {
+            case nil:
+                return .send(event, delay: delay, id: id)
+            case "#_internal"?:
+                return delay > .zero ? .send(event, delay: delay, id: id) : .raise(event)
+            case let target?:
+                throw attributes.invalid("target", target, "only '#_internal' or no target (the external queue) is supported")
+            }
+        case "cancel":
+            guard let id = try attributes.token("sendid") else {
+                throw .missingAttribute("sendid", element: e.name, line: line)
+            }
+            return .cancel(id: id)
+        case "log":
+            return .log(label: e.attributes["label"] ?? "", message: nil)
+        default:
+            preconditionFailure("not executable content: \(e.name)")
+        }
+    }
+
+    /// The `event` attribute: one event name, without white space or wildcards.
+    private static func eventName(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> String? {
+        guard let name = try attributes.token("event") else { return nil }
+        if name.contains("*") { throw attributes.invalid("event", name, "an event name cannot contain '*'") }
+        return name
+    }
+}

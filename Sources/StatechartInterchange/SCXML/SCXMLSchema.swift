@@ -1,0 +1,70 @@
+/// The part of the SCXML 1.0 schema this loader supports: which elements may appear where, and
+/// which attributes each takes. Everything else in the SCXML namespace is refused by name.
+enum SCXMLSchema {
+    /// The children each supported element may have.
+    static let allowedChildren: [String: Set<String>] = [
+        "scxml": ["state", "parallel", "final"],
+        "state": ["onentry", "onexit", "transition", "initial", "state", "parallel", "final", "history"],
+        "parallel": ["onentry", "onexit", "transition", "state", "parallel", "history"],
+        "final": ["onentry", "onexit"],
+        "history": ["transition"],
+        "initial": ["transition"],
+        "transition": executableContent,
+        "onentry": executableContent,
+        "onexit": executableContent,
+        "raise": [],
+        "send": [],
+        "cancel": [],
+        "log": [],
+    ]
+
+    /// The executable content this loader runs.
+    static let executableContent: Set<String> = ["raise", "send", "cancel", "log"]
+
+    /// State-like elements: each becomes a node of the chart.
+    static let stateElements: Set<String> = ["state", "parallel", "final", "history"]
+
+    /// The attributes each supported element may have (expression attributes excluded).
+    static let allowedAttributes: [String: Set<String>] = [
+        "scxml": ["initial", "name", "version", "datamodel", "binding"],
+        "state": ["id", "initial"],
+        "parallel": ["id"],
+        "final": ["id"],
+        "history": ["id", "type"],
+        "initial": [],
+        "transition": ["event", "cond", "target", "type"],
+        "onentry": [],
+        "onexit": [],
+        "raise": ["event"],
+        "send": ["event", "target", "delay", "id", "type"],
+        "cancel": ["sendid"],
+        "log": ["label"],
+    ]
+
+    /// Attributes whose value is an expression (or a data model location) of a data model other
+    /// than the null one.
+    static let expressionAttributes: Set<String> = [
+        "expr", "eventexpr", "targetexpr", "delayexpr", "typeexpr", "sendidexpr", "idlocation", "namelist",
+        "srcexpr", "location",
+    ]
+
+    /// SCXML elements this loader refuses, with the reason.
+    static let unsupportedElements: [String: String] = [
+        "datamodel": "the null data model has no data",
+        "data": "the null data model has no data",
+        "assign": "the null data model has no data to assign",
+        "script": "the null data model has no scripts",
+        "if": "conditional content needs a data model",
+        "elseif": "conditional content needs a data model",
+        "else": "conditional content needs a data model",
+        "foreach": "iteration needs a data model",
+        "param": "event data needs a data model",
+        "content": "event data needs a data model",
+        "donedata": "event data needs a data model",
+        "invoke": "invoking external services is not supported",
+        "finalize": "invoking external services is not supported",
+    ]
+
+    /// The Event I/O processor `type` values accepted on `<send>`: SCXML's own.
+    static let sendTypes: Set<String> = ["http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml"]
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Statechart
+
+/// The outcome of one check of a scenario: the initial configuration, or one step.
+public struct ScenarioStepResult: Hashable, Sendable {
+    /// 0 for the initial configuration, then 1, 2, … for the steps.
+    public var index: Int
+    /// The event sent by the step, if any.
+    public var event: String?
+    /// The milliseconds the clock was advanced before the event, if any.
+    public var after: Double?
+    /// The expected active atomic state ids, sorted.
+    public var expected: [String]
+    /// The active atomic state ids after the step, sorted.
+    public var actual: [String]
+    /// A machine error reported during the step, if any.
+    public var error: String?
+
+    /// Whether the configuration matched (as sets) and no error was reported.
+    public var passed: Bool { error == nil && expected == actual }
+
+    /// A one-line account: `initial configuration` or `step N (after X ms, event E)`, then the
+    /// expected and actual configurations.
+    public var description: String {
+        var what: String
+        if index == 0 {
+            what = "initial configuration"
+        } else {
+            var parts: [String] = []
+            if let after { parts.append("after \(after.formatted(decimals: 3)) ms") }
+            if let event { parts.append("event \(event)") }
+            what = "step \(index)" + (parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))")
+        }
+        what += ": expected [\(expected.joined(separator: ", "))], actual [\(actual.joined(separator: ", "))]"
+        if let error { what += "; error: \(error)" }
+        return what
+    }
+}
+
+/// The outcome of running one scenario.
+public struct ScenarioResult: Hashable, Sendable {
+    /// The scenario's name (its chart's path, for files).
+    public var name: String
+    /// Why the chart or the scenario could not be loaded, if so (the scenario then fails).
+    public var loadError: String?
+    /// The initial configuration check, then one result per step.
+    public var steps: [ScenarioStepResult]
+
+    /// Whether everything loaded and every check passed.
+    public var passed: Bool { loadError == nil && steps.allSatisfy(\.passed) }
+
+    /// The checks that failed.
+    public var failures: [ScenarioStepResult] { steps.filter { !$0.passed } }
+}
+
+/// Runs conformance scenarios against charts, on virtual time.
+///
+/// The machine starts at time 0 and runs until idle; then each step advances the clock by `after`
+/// milliseconds (firing the delayed sends that fall due, in due order, each as an external
+/// event), sends its event if it has one, and runs until idle. After the start and after each step
+/// the set of active atomic state ids is compared with the expected one (a machine halted in a
+/// top-level final state reports that state alone). An event sent to a halted machine is ignored.
+public enum ScenarioRunner {
+    /// Runs a scenario on a chart.
+    public static func run<C>(
+        _ scenario: Scenario, on chart: Chart<String, C>, context: C, name: String = "scenario"
+    ) -> ScenarioResult {
+        var instance = ChartInstance(chart: chart, context: context)
+        var results: [ScenarioStepResult] = []
+        var error: String?
+        do { try instance.start() } catch let e { error = e.description }
+        results.append(
+            ScenarioStepResult(
+                index: 0, event: nil, after: nil, expected: normalized(scenario.initialConfiguration),
+                actual: normalized(instance.activeAtomicIDs), error: error))
+        for (k, step) in scenario.events.enumerated() {
+            error = nil
+            do {
+                if let after = step.after, after > 0 { try instance.advance(by: .milliseconds(after)) }
+                if let event = step.event, instance.isRunning { try instance.send(event.name) }
+            } catch let e {
+                error = e.description
+            }
+            results.append(
+                ScenarioStepResult(
+                    index: k + 1, event: step.event?.name, after: step.after,
+                    expected: normalized(step.nextConfiguration), actual: normalized(instance.activeAtomicIDs),
+                    error: error))
+        }
+        return ScenarioResult(name: name, loadError: nil, steps: results)
+    }
+
+    /// Runs a scenario on a chart loaded from SCXML.
+    public static func run(_ scenario: Scenario, on chart: SCXMLChart, name: String = "scenario") -> ScenarioResult {
+        run(scenario, on: chart, context: SCXMLContext(), name: name)
+    }
+
+    /// Loads an SCXML file and its scenario and runs it; a load failure is a failed result.
+    public static func run(scxml: URL, scenario: URL) -> ScenarioResult {
+        let name = scxml.path
+        do {
+            let chart = try SCXMLDocument.load(contentsOf: scxml)
+            do {
+                return run(try Scenario.load(contentsOf: scenario), on: chart, name: name)
+            } catch let e {
+                return ScenarioResult(name: name, loadError: e.description, steps: [])
+            }
+        } catch let e {
+            return ScenarioResult(name: name, loadError: e.description, steps: [])
+        }
+    }
+
+    private static func normalized(_ ids: [String]) -> [String] { Array(Set(ids)).sorted() }
+}
+
+extension Double {
+    /// The number without a trailing `.0`, with at most `decimals` decimals.
+    func formatted(decimals: Int) -> String {
+        if self == rounded(), abs(self) < 1e15 { return String(Int64(self)) }
+        var s = String(self)
+        if let dot = s.firstIndex(of: "."), s.distance(from: dot, to: s.endIndex) > decimals + 1 {
+            s = String(s[...s.index(dot, offsetBy: decimals)])
+        }
+        return s
+    }
+}
