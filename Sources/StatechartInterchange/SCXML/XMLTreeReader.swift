@@ -139,31 +139,53 @@ struct LineIndex: Sendable {
 
     /// The start of the tag `<qName` that ends near `line`/`column` (as reported by the parser at
     /// the element's start callback). Falls back to the reported line when the bytes there do not
-    /// look like that tag.
-    func tagStart(qName: String, line: Int, column: Int) -> SourceLocation {
-        guard line >= 1, line <= starts.count else { return SourceLocation(line: max(line, 1)) }
+    /// look like that tag. `cursor` remembers the last position found, so that reading a long line
+    /// element by element stays linear.
+    func tagStart(qName: String, line: Int, column: Int, cursor: inout Cursor) -> SourceLocation {
+        guard line >= 1, line <= starts.count, !bytes.isEmpty else { return SourceLocation(line: max(line, 1)) }
         // Column counts characters: walk that many UTF-8 scalars into the line.
-        var offset = starts[line - 1]
-        var remaining = max(column, 1)
-        while offset < bytes.count && remaining > 0 {
-            offset += 1
-            while offset < bytes.count && bytes[offset] & 0xC0 == 0x80 { offset += 1 }
-            remaining -= 1
+        let target = max(column, 1)
+        if cursor.line != line || cursor.column > target {
+            cursor = Cursor(line: line, column: 0, offset: starts[line - 1])
         }
-        offset = min(offset, bytes.count - 1)
+        while cursor.offset < bytes.count && cursor.column < target {
+            cursor.offset += 1
+            while cursor.offset < bytes.count && bytes[cursor.offset] & 0xC0 == 0x80 { cursor.offset += 1 }
+            cursor.column += 1
+        }
+        var offset = min(cursor.offset, bytes.count - 1)
         while offset >= 0 && bytes[offset] != UInt8(ascii: "<") { offset -= 1 }
         let name = Array(qName.utf8)
         guard offset >= 0, offset + 1 + name.count <= bytes.count,
             Array(bytes[(offset + 1)..<(offset + 1 + name.count)]) == name
         else { return SourceLocation(line: line) }
         let startLine = self.line(ofOffset: offset)
-        var col = 1
-        var k = starts[startLine - 1]
-        while k < offset {
-            if bytes[k] & 0xC0 != 0x80 { col += 1 }
-            k += 1
+        // The column of the `<`: counted back from the cursor when on its line, from the line start otherwise.
+        var col: Int
+        var k: Int
+        if startLine == line, offset <= cursor.offset {
+            col = cursor.column + 1
+            k = cursor.offset
+            while k > offset {
+                k -= 1
+                if bytes[k] & 0xC0 != 0x80 { col -= 1 }
+            }
+        } else {
+            col = 1
+            k = starts[startLine - 1]
+            while k < offset {
+                if bytes[k] & 0xC0 != 0x80 { col += 1 }
+                k += 1
+            }
         }
         return SourceLocation(line: startLine, column: col)
+    }
+
+    /// A position within a line: `column` characters from its start, at byte `offset`.
+    struct Cursor {
+        var line = 0
+        var column = 0
+        var offset = 0
     }
 }
 
@@ -179,6 +201,7 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
     var scxmlNamespace = SCXMLNamespace.uri
     var prefixes: [String: [String]] = [:]
     var error: SCXMLError?
+    var cursor = LineIndex.Cursor()
 
     init(lines: LineIndex) { self.lines = lines }
 
@@ -206,7 +229,7 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
         }
         let namespace = namespaceURI ?? ""
         let location = lines.tagStart(
-            qName: qName ?? elementName, line: parser.lineNumber, column: parser.columnNumber)
+            qName: qName ?? elementName, line: parser.lineNumber, column: parser.columnNumber, cursor: &cursor)
         if !rootSeen {
             rootSeen = true
             guard elementName == "scxml", namespace == SCXMLNamespace.uri || namespace.isEmpty else {
@@ -265,7 +288,10 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
         guard let open = stack.last else {
             return fail(parser, .malformedXML("text outside the root element", line: parser.lineNumber))
         }
-        fail(parser, .unexpectedText(element: elements[open].name, line: parser.lineNumber))
+        // The parser reports text where it ends: count back the line breaks after its first character.
+        let start = text.firstIndex { !$0.isWhitespace } ?? text.startIndex
+        let breaks = text[start...].reduce(0) { $1.isNewline ? $0 + 1 : $0 }
+        fail(parser, .unexpectedText(element: elements[open].name, line: max(parser.lineNumber - breaks, 1)))
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {

@@ -1,0 +1,171 @@
+import Foundation
+import Statechart
+import Testing
+
+@testable import StatechartInterchange
+
+@Suite("SCXML loader")
+struct LoaderTests {
+    @Test func structureKindsAndInitialStates() throws {
+        let xml = document(
+            """
+            <state id="top" initial="b">
+              <history id="h" type="deep"><transition target="a"/></history>
+              <state id="a"/>
+              <state id="b"><state id="b1"/><final id="bf"/></state>
+            </state>
+            <parallel id="p"><state id="r1"/><state id="r2"/></parallel>
+            <final id="done"/>
+            """, rootAttributes: " name=\"kinds\" datamodel=\"ecmascript\" initial=\"p\"")
+        let chart = try SCXMLDocument.load(string: xml)
+        #expect(chart.name == "kinds")
+        let kinds = chart.ids.indices.dropFirst().map { chart.kind(of: ChartStateID(Int32($0))) }
+        #expect(chart.ids == ["", "top", "h", "a", "b", "b1", "bf", "p", "r1", "r2", "done"])
+        #expect(kinds == [.compound, .deepHistory, .atomic, .compound, .atomic, .final, .parallel, .atomic, .atomic, .final])
+        #expect(try configurations(chart, []) == [["r1", "r2"]])
+        let top = try #require(chart.state(withID: "top"))
+        #expect(chart.initialTransition(of: top)?.targets == [try #require(chart.state(withID: "b"))])
+    }
+
+    @Test func statesWithoutIDGetStableGeneratedIDs() throws {
+        let xml = document("<state>\n  <state id=\"_state2\"/>\n  <final/>\n</state>\n<parallel><state/></parallel>")
+        let a = try SCXMLDocument.load(string: xml)
+        let b = try SCXMLDocument.load(string: xml)
+        #expect(a.ids == b.ids)
+        #expect(a.ids == ["", "_state1", "_state2", "_final3", "_parallel4", "_state5"])
+        let clash = document("<state/>\n<state id=\"_state1\"/>")
+        #expect(try SCXMLDocument.load(string: clash).ids == ["", "_state1_", "_state1"])
+    }
+
+    @Test func initialElementActionsRunAfterEntry() throws {
+        let xml = document(
+            """
+            <state id="s">
+              <onentry><log label="entry"/></onentry>
+              <initial><transition target="s2"><log label="initial"/><raise event="go"/></transition></initial>
+              <state id="s1"/>
+              <state id="s2"><transition event="go" target="s1"/></state>
+            </state>
+            """)
+        let chart = try SCXMLDocument.load(string: xml)
+        var instance = ChartInstance(chart: chart, context: SCXMLContext())
+        instance.isTracing = true
+        try instance.start()
+        #expect(instance.activeAtomicIDs == ["s1"])
+        let logs = instance.trace.compactMap { step -> String? in
+            if case .log(let m) = step { return m }
+            return nil
+        }
+        #expect(logs == ["entry", "initial"])
+    }
+
+    @Test func transitionsKeepEventsTargetsTypeAndDocumentOrder() throws {
+        let xml = document(
+            """
+            <state id="s">
+              <transition event="a.* b. c" target="x y" type="internal"/>
+              <transition event="*" cond="In('x')"/>
+              <transition target="x"/>
+              <parallel id="p"><state id="x"/><state id="y"/></parallel>
+            </state>
+            """)
+        let chart = try SCXMLDocument.load(string: xml)
+        let s = try #require(chart.state(withID: "s"))
+        let ts = chart.transitions(of: s)
+        #expect(ts.count == 3)
+        #expect(ts[0].events == .names(["a", "b", "c"]))
+        #expect(ts[0].targets.map { chart.id(of: $0) } == ["x", "y"])
+        #expect(ts[0].kind == .internal)
+        #expect(ts[0].location == SourceLocation(line: 3, column: 3))
+        #expect(ts[1].events == .any)
+        #expect(ts[1].guardCondition == .inState(try #require(chart.state(withID: "x"))))
+        #expect(ts[1].targets.isEmpty)
+        #expect(ts[2].events == nil)
+        #expect(ts.map(\.ordinal) == [0, 1, 2])
+    }
+
+    @Test func executableContentBecomesActions() throws {
+        let xml = document(
+            """
+            <state id="s">
+              <onentry>
+                <raise event="r"/>
+                <send event="ext"/>
+                <send event="later" delay="1.5s" id="timer"/>
+                <send event="int" target="#_internal"/>
+                <send event="intLater" target="#_internal" delay="10ms" type="http://www.w3.org/TR/scxml/#SCXMLEventProcessor"/>
+                <cancel sendid="timer"/>
+                <log label="hello"/>
+                <log/>
+              </onentry>
+              <onentry/>
+              <onexit><log label="bye"/></onexit>
+            </state>
+            """)
+        let chart = try SCXMLDocument.load(string: xml)
+        let s = try #require(chart.state(withID: "s"))
+        #expect(
+            chart.entryActions(of: s) == [
+                [
+                    .raise("r"), .send("ext", delay: .zero, id: nil), .send("later", delay: .milliseconds(1500), id: "timer"),
+                    .raise("int"), .send("intLater", delay: .milliseconds(10), id: nil), .cancel(id: "timer"),
+                    .log(label: "hello", message: nil), .log(label: "", message: nil),
+                ],
+                [],
+            ])
+        #expect(chart.exitActions(of: s) == [[.log(label: "bye", message: nil)]])
+    }
+
+    @Test func sendQueuesExternallyRaiseInternally() throws {
+        // The internal event is seen before the external one although it was queued second.
+        let xml = document(
+            """
+            <state id="a">
+              <onentry><send event="ext"/><raise event="int"/></onentry>
+              <transition event="int" target="b"/>
+              <transition event="ext" target="wrong"/>
+            </state>
+            <state id="b"><transition event="ext" target="c"/></state>
+            <state id="c"/>
+            <state id="wrong"/>
+            """)
+        #expect(try configurations(SCXMLDocument.load(string: xml), []) == [["c"]])
+    }
+
+    @Test func delayedSendsAndCancel() throws {
+        let xml = document(
+            """
+            <state id="a">
+              <onentry><send event="slow" delay="2s" id="t1"/><send event="fast" delay=".5s"/></onentry>
+              <transition event="fast" target="b"/>
+              <transition event="slow" target="never"/>
+            </state>
+            <state id="b">
+              <onentry><cancel sendid="t1"/></onentry>
+              <transition event="slow" target="never"/>
+            </state>
+            <state id="never"/>
+            """)
+        let chart = try SCXMLDocument.load(string: xml)
+        #expect(try configurations(chart, ["+499ms", "+1ms", "+10s"]) == [["a"], ["a"], ["b"], ["b"]])
+    }
+
+    @Test func topLevelFinalHaltsAndIsReportedAlone() throws {
+        let xml = document("<state id=\"a\"><transition event=\"t\" target=\"end\"/></state>\n<final id=\"end\"/>")
+        #expect(try configurations(SCXMLDocument.load(string: xml), ["t"]) == [["a"], ["end"]])
+    }
+
+    @Test func loadingFromAFileUsesItsNameAndReportsMissingFiles() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("loader-\(UUID().uuidString).scxml")
+        try Data(document("<state id=\"a\"/>").utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try SCXMLDocument.load(contentsOf: url).name == url.deletingPathExtension().lastPathComponent)
+        let missing = url.appendingPathExtension("missing")
+        #expect {
+            try SCXMLDocument.load(contentsOf: missing)
+        } throws: { error in
+            guard case .unreadable = error as? SCXMLError else { return false }
+            return true
+        }
+    }
+}
