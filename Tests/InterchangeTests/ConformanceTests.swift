@@ -14,7 +14,8 @@ struct ConformanceTests {
         for c in cases {
             let result = c.run()
             if !result.passed {
-                failures.append("\(c.name): " + (result.loadError ?? result.failures.map(\.description).joined(separator: "; ")))
+                failures.append(
+                    "\(c.name): " + (result.loadError ?? result.failures.map(\.description).joined(separator: "; ")))
             }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
@@ -87,9 +88,11 @@ struct ScenarioRunnerTests {
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(Self.chart.utf8).write(to: sub.appendingPathComponent("good.scxml"))
-        try Data("{\"initialConfiguration\": [\"a\"], \"events\": []}".utf8).write(to: sub.appendingPathComponent("good.json"))
+        try Data("{\"initialConfiguration\": [\"a\"], \"events\": []}".utf8).write(
+            to: sub.appendingPathComponent("good.json"))
         try Data("<scxml".utf8).write(to: dir.appendingPathComponent("bad.scxml"))
-        try Data("{\"initialConfiguration\": [], \"events\": []}".utf8).write(to: dir.appendingPathComponent("bad.json"))
+        try Data("{\"initialConfiguration\": [], \"events\": []}".utf8).write(
+            to: dir.appendingPathComponent("bad.json"))
         try Data(Self.chart.utf8).write(to: dir.appendingPathComponent("lonely.scxml"))
         let cases = try ScenarioDiscovery.cases(in: [dir])
         #expect(cases.map { $0.scxml.lastPathComponent } == ["bad.scxml", "good.scxml"])

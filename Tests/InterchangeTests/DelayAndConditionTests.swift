@@ -10,7 +10,8 @@ struct DelayAndConditionTests {
         arguments: [
             ("500ms", Duration.milliseconds(500)), ("2s", .seconds(2)), (".5s", .milliseconds(500)),
             ("1.5s", .milliseconds(1500)), ("0s", .zero), ("0ms", .zero), (" 10ms ", .milliseconds(10)),
-            ("0.25ms", .microseconds(250)), ("007s", .seconds(7)), ("1.000000000000000001s", .seconds(1) + .nanoseconds(0) + Duration(attoseconds: 1)),
+            ("0.25ms", .microseconds(250)), ("007s", .seconds(7)),
+            ("1.000000000000000001s", .seconds(1) + .nanoseconds(0) + Duration(attoseconds: 1)),
             ("86400s", .seconds(86400)), (".001s", .milliseconds(1)),
         ])
     func validDelay(_ text: String, _ expected: Duration) {
@@ -19,14 +20,18 @@ struct DelayAndConditionTests {
 
     @Test(
         "not CSS2 times",
-        arguments: ["", "5", "ms", "s", "5.s", "-1s", "1m", "1min", "1h", "1 s", "1S", "1.5.5s", "1e3ms", "+1s", "1sec",
-            "1234567890123s", "0.0000000000000000001s"])
+        arguments: [
+            "", "5", "ms", "s", "5.s", "-1s", "1m", "1min", "1h", "1 s", "1S", "1.5.5s", "1e3ms", "+1s", "1sec",
+            "1234567890123s", "0.0000000000000000001s",
+        ])
     func invalidDelay(_ text: String) {
         #expect(SCXMLDocument.duration(fromDelay: text) == nil)
     }
 
     @Test func delaysWriteBackExactly() {
-        for d: Duration in [.milliseconds(1), .milliseconds(1500), .microseconds(250), .seconds(3), Duration(attoseconds: 1)] {
+        for d: Duration in [
+            .milliseconds(1), .milliseconds(1500), .microseconds(250), .seconds(3), Duration(attoseconds: 1),
+        ] {
             #expect(SCXMLDocument.duration(fromDelay: SCXMLDelay.format(d)) == d)
         }
         #expect(SCXMLDelay.format(.milliseconds(1500)) == "1500ms")
@@ -61,9 +66,13 @@ struct DelayAndConditionTests {
 
     @Test(
         "not conditions of the null data model",
-        arguments: ["", " ", "In('a'", "In()", "In('')", "In('a b')", "In(a)", "in('a')", "IN('a')", "In('a') &", "In('a') | In('b')",
-            "&& In('a')", "In('a') In('b')", "()", "(In('a')", "In('a'))", "!", "In('a') !", "x == 1", "In('a') != true",
-            "Inside('a')", "notIn('a')", "true false", "_predicate()", "In('a');"])
+        arguments: [
+            "", " ", "In('a'", "In()", "In('')", "In('a b')", "In(a)", "in('a')", "IN('a')", "In('a') &",
+            "In('a') | In('b')",
+            "&& In('a')", "In('a') In('b')", "()", "(In('a')", "In('a'))", "!", "In('a') !", "x == 1",
+            "In('a') != true",
+            "Inside('a')", "notIn('a')", "true false", "_predicate()", "In('a');",
+        ])
     func invalidCondition(_ text: String) {
         #expect(SCXMLCondition.parse(text) == nil)
     }

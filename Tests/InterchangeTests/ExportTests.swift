@@ -71,7 +71,10 @@ struct ExportTests {
         let exported = SCXMLExporter.export(original)
         let reloaded = try SCXMLDocument.load(string: exported)
         #expect(ChartShape(reloaded) == ChartShape(original))
-        #expect(exported.contains("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" datamodel=\"null\" name=\"all\" initial=\"end\">"))
+        #expect(
+            exported.contains(
+                "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" datamodel=\"null\" name=\"all\" initial=\"end\">"
+            ))
         #expect(exported.contains("cond=\"In('s1') &amp;&amp; !(In('s2') || false) || true\""))
         #expect(exported.contains("<send event=\"e\" delay=\"1500ms\" id=\"t\"/>"))
         #expect(exported.contains("<log label=\"a &quot;quoted&quot; &amp; &lt;label&gt;\"/>"))
@@ -79,12 +82,19 @@ struct ExportTests {
     }
 
     @Test func typedChartsMarkWhatSCXMLCannotSay() throws {
-        enum Ev: Hashable, Sendable { case go, stop(Int) }
+        enum Ev: Hashable, Sendable {
+            case go
+            case stop(Int)
+        }
         var d = ChartDefinition<Ev, Int>(name: "typed")
         let a = d.addState("a", in: d.root)
         d.addState("b", in: d.root)
-        d.addTransition(.init(on: .event(.go), guard: .not(.predicate { c, _ in c > 0 }), to: ["b"], actions: [.run("count") { $0.context += 1 }]), from: a)
-        d.addTransition(.init(on: .matching { if case .stop = $0 { return true } else { return false } }, to: ["b"]), from: a)
+        d.addTransition(
+            .init(
+                on: .event(.go), guard: .not(.predicate { c, _ in c > 0 }), to: ["b"],
+                actions: [.run("count") { $0.context += 1 }]), from: a)
+        d.addTransition(
+            .init(on: .matching { if case .stop = $0 { return true } else { return false } }, to: ["b"]), from: a)
         d.addTransition(.init(on: .done("a"), to: ["b"], actions: [.log(label: "l", message: "m")]), from: a)
         let chart = try Chart(d)
         let exported = SCXMLExporter.export(chart)

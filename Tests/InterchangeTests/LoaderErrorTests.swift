@@ -8,8 +8,10 @@ import Testing
 struct LoaderErrorTests {
     @Test(
         "every unsupported SCXML element is refused by name and line",
-        arguments: ["datamodel", "data", "assign", "script", "if", "elseif", "else", "foreach", "param", "content",
-            "donedata", "invoke", "finalize"])
+        arguments: [
+            "datamodel", "data", "assign", "script", "if", "elseif", "else", "foreach", "param", "content",
+            "donedata", "invoke", "finalize",
+        ])
     func unsupportedElement(_ name: String) throws {
         let xml = document("<state id=\"s\">\n  <\(name)/>\n</state>")
         let reason = try #require(SCXMLSchema.unsupportedElements[name])
@@ -18,7 +20,8 @@ struct LoaderErrorTests {
     }
 
     @Test func unsupportedElementInsideExecutableContent() {
-        let xml = document("<state id=\"s\">\n  <onentry>\n    <if cond=\"true\"><raise event=\"e\"/></if>\n  </onentry>\n</state>")
+        let xml = document(
+            "<state id=\"s\">\n  <onentry>\n    <if cond=\"true\"><raise event=\"e\"/></if>\n  </onentry>\n</state>")
         #expect(loadError(xml)?.element == "if")
         #expect(loadError(xml)?.line == 4)
     }
@@ -32,7 +35,10 @@ struct LoaderErrorTests {
         arguments: [
             ("<transition event=\"t\" target=\"a\"/>", "transition", "scxml", 2),
             ("<parallel id=\"p\">\n  <final id=\"f\"/>\n</parallel>", "final", "parallel", 3),
-            ("<parallel id=\"p\">\n  <initial><transition target=\"a\"/></initial>\n</parallel>", "initial", "parallel", 3),
+            (
+                "<parallel id=\"p\">\n  <initial><transition target=\"a\"/></initial>\n</parallel>", "initial",
+                "parallel", 3
+            ),
             ("<state id=\"a\">\n  <raise event=\"e\"/>\n</state>", "raise", "state", 3),
             ("<state id=\"a\">\n  <onentry><state id=\"b\"/></onentry>\n</state>", "state", "onentry", 3),
             ("<final id=\"f\">\n  <transition target=\"f\"/>\n</final>", "transition", "final", 3),
@@ -45,8 +51,9 @@ struct LoaderErrorTests {
     @Test func unsupportedAttribute() {
         let xml = document("<state id=\"a\" colour=\"red\"/>")
         #expect(loadError(xml) == .unsupportedAttribute("colour", element: "state", line: 2))
-        #expect(loadError(document("<parallel id=\"p\" initial=\"a\"><state id=\"a\"/></parallel>"))
-            == .unsupportedAttribute("initial", element: "parallel", line: 2))
+        #expect(
+            loadError(document("<parallel id=\"p\" initial=\"a\"><state id=\"a\"/></parallel>"))
+                == .unsupportedAttribute("initial", element: "parallel", line: 2))
     }
 
     @Test(
@@ -68,8 +75,10 @@ struct LoaderErrorTests {
 
     @Test(
         "conditions other than In() and logic are refused",
-        arguments: ["x > 1", "In(a)", "In('a') &amp; In('b')", "In('a') ||", "(In('a')", "In('a'))", "foo()", "",
-            "In('a') In('b')", "!", "_predicate()"])
+        arguments: [
+            "x > 1", "In(a)", "In('a') &amp; In('b')", "In('a') ||", "(In('a')", "In('a'))", "foo()", "",
+            "In('a') In('b')", "!", "_predicate()",
+        ])
     func unsupportedCondition(_ cond: String) {
         let xml = document("<state id=\"a\">\n  <transition cond=\"\(cond)\" target=\"a\"/>\n</state>")
         let expected = cond.replacingOccurrences(of: "&amp;", with: "&")
@@ -113,28 +122,38 @@ struct LoaderErrorTests {
     }
 
     @Test func missingAttributes() {
-        #expect(loadError(document("<state id=\"a\">\n  <onentry><raise/></onentry>\n</state>"))
-            == .missingAttribute("event", element: "raise", line: 3))
-        #expect(loadError(document("<state id=\"a\">\n  <onexit><cancel/></onexit>\n</state>"))
-            == .missingAttribute("sendid", element: "cancel", line: 3))
-        #expect(loadError(document("<state id=\"a\">\n  <onexit><send/></onexit>\n</state>"))
-            == .missingAttribute("event", element: "send", line: 3))
-        let initial = document("<state id=\"a\">\n  <initial>\n    <transition/>\n  </initial>\n  <state id=\"b\"/>\n</state>")
+        #expect(
+            loadError(document("<state id=\"a\">\n  <onentry><raise/></onentry>\n</state>"))
+                == .missingAttribute("event", element: "raise", line: 3))
+        #expect(
+            loadError(document("<state id=\"a\">\n  <onexit><cancel/></onexit>\n</state>"))
+                == .missingAttribute("sendid", element: "cancel", line: 3))
+        #expect(
+            loadError(document("<state id=\"a\">\n  <onexit><send/></onexit>\n</state>"))
+                == .missingAttribute("event", element: "send", line: 3))
+        let initial = document(
+            "<state id=\"a\">\n  <initial>\n    <transition/>\n  </initial>\n  <state id=\"b\"/>\n</state>")
         #expect(loadError(initial) == .missingAttribute("target", element: "transition", line: 4))
     }
 
     @Test func structuralRules() throws {
-        let both = document("<state id=\"a\" initial=\"b\">\n  <initial><transition target=\"b\"/></initial>\n  <state id=\"b\"/>\n</state>")
+        let both = document(
+            "<state id=\"a\" initial=\"b\">\n  <initial><transition target=\"b\"/></initial>\n  <state id=\"b\"/>\n</state>"
+        )
         #expect(loadError(both)?.element == "state")
         let twoInitials = document(
-            "<state id=\"a\">\n  <initial><transition target=\"b\"/></initial>\n  <initial><transition target=\"b\"/></initial>\n  <state id=\"b\"/>\n</state>")
+            "<state id=\"a\">\n  <initial><transition target=\"b\"/></initial>\n  <initial><transition target=\"b\"/></initial>\n  <state id=\"b\"/>\n</state>"
+        )
         #expect(loadError(twoInitials)?.line == 4)
-        let eventInInitial = document("<state id=\"a\">\n  <initial><transition event=\"e\" target=\"b\"/></initial>\n  <state id=\"b\"/>\n</state>")
+        let eventInInitial = document(
+            "<state id=\"a\">\n  <initial><transition event=\"e\" target=\"b\"/></initial>\n  <state id=\"b\"/>\n</state>"
+        )
         #expect(loadError(eventInInitial)?.element == "transition")
         let emptyInitial = document("<state id=\"a\">\n  <initial/>\n  <state id=\"b\"/>\n</state>")
         #expect(loadError(emptyInitial)?.element == "initial")
         let history = document(
-            "<state id=\"a\">\n  <history id=\"h\">\n    <transition target=\"b\"/>\n    <transition target=\"b\"/>\n  </history>\n  <state id=\"b\"/>\n</state>")
+            "<state id=\"a\">\n  <history id=\"h\">\n    <transition target=\"b\"/>\n    <transition target=\"b\"/>\n  </history>\n  <state id=\"b\"/>\n</state>"
+        )
         #expect(loadError(history)?.line == 5)
     }
 
@@ -142,9 +161,10 @@ struct LoaderErrorTests {
         let xml = document("<state id=\"a\">\n  <transition event=\"t\" target=\"nowhere\"/>\n</state>")
         let error = try #require(loadError(xml))
         #expect(
-            error == .invalidChart(
-                .unknownTarget("nowhere", from: "a", location: SourceLocation(line: 3, column: 3)),
-                element: "transition", line: 3))
+            error
+                == .invalidChart(
+                    .unknownTarget("nowhere", from: "a", location: SourceLocation(line: 3, column: 3)),
+                    element: "transition", line: 3))
         #expect(error.description.contains("<transition> at line 3"))
         #expect(error.description.contains("nowhere"))
     }
@@ -152,7 +172,8 @@ struct LoaderErrorTests {
     @Test func aMultiLineStartTagIsReportedAtItsFirstLine() {
         let xml = document("<state id=\"a\">\n  <transition\n      event=\"t\"\n      target=\"nowhere\"/>\n</state>")
         #expect(loadError(xml)?.line == 3)
-        let cond = document("<state id=\"a\">\n  <transition event=\"t\"\n      cond=\"x\"\n      target=\"a\"/>\n</state>")
+        let cond = document(
+            "<state id=\"a\">\n  <transition event=\"t\"\n      cond=\"x\"\n      target=\"a\"/>\n</state>")
         #expect(loadError(cond)?.line == 3)
     }
 
@@ -164,14 +185,18 @@ struct LoaderErrorTests {
         #expect(loadError(badIn)?.line == 3)
         let badInitial = document("<state id=\"a\" initial=\"b\">\n  <state id=\"c\"/>\n</state>\n<state id=\"b\"/>")
         #expect(loadError(badInitial)?.line == 2)
-        guard case .invalidChart(.missingInitialState, _, _)? = loadError("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"/>") else {
+        guard
+            case .invalidChart(.missingInitialState, _, _)? = loadError(
+                "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"/>")
+        else {
             Issue.record("an empty <scxml> loaded")
             return
         }
     }
 
     @Test func textWhereNoneIsAllowed() {
-        #expect(loadError(document("<state id=\"a\">\n  hello\n</state>")) == .unexpectedText(element: "state", line: 3))
+        #expect(
+            loadError(document("<state id=\"a\">\n  hello\n</state>")) == .unexpectedText(element: "state", line: 3))
         #expect(loadError(document("<state id=\"a\"><![CDATA[x]]></state>"))?.element == "state")
     }
 }

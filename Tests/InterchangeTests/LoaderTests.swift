@@ -21,7 +21,10 @@ struct LoaderTests {
         #expect(chart.name == "kinds")
         let kinds = chart.ids.indices.dropFirst().map { chart.kind(of: ChartStateID(Int32($0))) }
         #expect(chart.ids == ["", "top", "h", "a", "b", "b1", "bf", "p", "r1", "r2", "done"])
-        #expect(kinds == [.compound, .deepHistory, .atomic, .compound, .atomic, .final, .parallel, .atomic, .atomic, .final])
+        #expect(
+            kinds == [
+                .compound, .deepHistory, .atomic, .compound, .atomic, .final, .parallel, .atomic, .atomic, .final,
+            ])
         #expect(try configurations(chart, []) == [["r1", "r2"]])
         let top = try #require(chart.state(withID: "top"))
         #expect(chart.initialTransition(of: top)?.targets == [try #require(chart.state(withID: "b"))])
@@ -107,7 +110,8 @@ struct LoaderTests {
         #expect(
             chart.entryActions(of: s) == [
                 [
-                    .raise("r"), .send("ext", delay: .zero, id: nil), .send("later", delay: .milliseconds(1500), id: "timer"),
+                    .raise("r"), .send("ext", delay: .zero, id: nil),
+                    .send("later", delay: .milliseconds(1500), id: "timer"),
                     .raise("int"), .send("intLater", delay: .milliseconds(10), id: nil), .cancel(id: "timer"),
                     .log(label: "hello", message: nil), .log(label: "", message: nil),
                 ],

@@ -38,8 +38,12 @@ struct MalformedXMLTests {
     }
 
     @Test func theRootMustBeSCXMLInItsNamespace() {
-        #expect(loadError("<statechart \(Self.ns)/>") == .notSCXML(root: "statechart", namespace: "http://www.w3.org/2005/07/scxml", line: 1))
-        #expect(loadError("<scxml xmlns=\"urn:other\"><state id=\"a\"/></scxml>") == .notSCXML(root: "scxml", namespace: "urn:other", line: 1))
+        #expect(
+            loadError("<statechart \(Self.ns)/>")
+                == .notSCXML(root: "statechart", namespace: "http://www.w3.org/2005/07/scxml", line: 1))
+        #expect(
+            loadError("<scxml xmlns=\"urn:other\"><state id=\"a\"/></scxml>")
+                == .notSCXML(root: "scxml", namespace: "urn:other", line: 1))
     }
 
     @Test func aRootWithoutNamespaceIsAccepted() throws {
@@ -50,9 +54,15 @@ struct MalformedXMLTests {
     @Test(
         "a DOCTYPE is refused before parsing, so no entity is declared or resolved",
         arguments: [
-            ("<?xml version=\"1.0\"?>\n<!DOCTYPE scxml [\n<!ENTITY x \"boom\">\n]>\n<scxml \(ns)><state id=\"&x;\"/></scxml>", 2),
+            (
+                "<?xml version=\"1.0\"?>\n<!DOCTYPE scxml [\n<!ENTITY x \"boom\">\n]>\n<scxml \(ns)><state id=\"&x;\"/></scxml>",
+                2
+            ),
             ("<!DOCTYPE scxml SYSTEM \"file:///etc/passwd\"><scxml \(ns)><state id=\"a\"/></scxml>", 1),
-            ("<?xml version=\"1.0\"?>\n<!-- c -->\n<?pi x?>\n<!DOCTYPE scxml [<!ENTITY % p SYSTEM \"http://example.com/x\"> %p;]><scxml \(ns)/>", 4),
+            (
+                "<?xml version=\"1.0\"?>\n<!-- c -->\n<?pi x?>\n<!DOCTYPE scxml [<!ENTITY % p SYSTEM \"http://example.com/x\"> %p;]><scxml \(ns)/>",
+                4
+            ),
             ("\u{FEFF}<!DOCTYPE lol [<!ENTITY a \"aaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><scxml \(ns)>&b;</scxml>", 1),
         ])
     func doctype(_ xml: String, _ line: Int) {
@@ -65,7 +75,9 @@ struct MalformedXMLTests {
     }
 
     @Test func predefinedEntitiesAndCharacterReferencesWork() throws {
-        let xml = document("<state id=\"a&amp;b\">\n  <transition event=\"t\" cond=\"In('a&amp;b') &amp;&amp; !In('c')\" target=\"c\"/>\n</state>\n<state id=\"&#99;\"/>")
+        let xml = document(
+            "<state id=\"a&amp;b\">\n  <transition event=\"t\" cond=\"In('a&amp;b') &amp;&amp; !In('c')\" target=\"c\"/>\n</state>\n<state id=\"&#99;\"/>"
+        )
         let chart = try SCXMLDocument.load(string: xml)
         #expect(chart.ids.contains("a&b"))
         #expect(try configurations(chart, ["t"]) == [["a&b"], ["c"]])
@@ -94,7 +106,8 @@ struct MalformedXMLTests {
     }
 
     @Test func prefixedSCXMLElementsAreSCXML() throws {
-        let xml = "<s:scxml xmlns:s=\"http://www.w3.org/2005/07/scxml\" s:initial=\"b\"><s:state id=\"a\"/><s:state id=\"b\"/></s:scxml>"
+        let xml =
+            "<s:scxml xmlns:s=\"http://www.w3.org/2005/07/scxml\" s:initial=\"b\"><s:state id=\"a\"/><s:state id=\"b\"/></s:scxml>"
         let chart = try SCXMLDocument.load(string: xml)
         #expect(try configurations(chart, []) == [["b"]])
     }

@@ -42,7 +42,8 @@ struct SCXMLBuilder {
             let e = elements[i]
             switch items[i] {
             case .state(let kind, let id, let initial):
-                nodes[i] = definition.addState(id, kind: kind, in: nodes[e.parent], initial: initial, location: e.location)
+                nodes[i] = definition.addState(
+                    id, kind: kind, in: nodes[e.parent], initial: initial, location: e.location)
             case .transition(let events, let cond, let targets, let kind):
                 let actions = actions(in: e)
                 if case .initial = items[e.parent] {
@@ -151,7 +152,8 @@ struct SCXMLBuilder {
         }
         let initial = try attributes.tokens("initial")
         if let v = e.attributes["initial"], e.children.contains(where: { tree.elements[$0].name == "initial" }) {
-            throw attributes.invalid("initial", v, "a state cannot have both an initial attribute and an <initial> element")
+            throw attributes.invalid(
+                "initial", v, "a state cannot have both an initial attribute and an <initial> element")
         }
         return .state(kind: kind, id: id, initial: initial)
     }
@@ -163,7 +165,8 @@ struct SCXMLBuilder {
                 "initial", line: tree.elements[second].location.line, reason: "a state has at most one <initial>")
         }
         guard e.children.count == 1 else {
-            throw .invalidElement("initial", line: e.location.line, reason: "<initial> contains exactly one <transition>")
+            throw .invalidElement(
+                "initial", line: e.location.line, reason: "<initial> contains exactly one <transition>")
         }
     }
 
@@ -187,7 +190,8 @@ struct SCXMLBuilder {
         if parent == "initial" || parent == "history" {
             if events != nil || cond != nil {
                 throw .invalidElement(
-                    "transition", line: e.location.line, reason: "the transition of <\(parent)> has no event and no cond")
+                    "transition", line: e.location.line,
+                    reason: "the transition of <\(parent)> has no event and no cond")
             }
             if parent == "initial" && targets.isEmpty {
                 throw .missingAttribute("target", element: "transition", line: e.location.line)
@@ -203,7 +207,8 @@ struct AttributeReader {
 
     /// An error for an invalid value of this element's attribute.
     func invalid(_ attribute: String, _ value: String, _ reason: String) -> SCXMLError {
-        .invalidAttributeValue(value, attribute: attribute, element: element.name, line: element.location.line, reason: reason)
+        .invalidAttributeValue(
+            value, attribute: attribute, element: element.name, line: element.location.line, reason: reason)
     }
 
     /// A space-separated list that must not be empty when present.
@@ -218,7 +223,9 @@ struct AttributeReader {
     func token(_ attribute: String) throws(SCXMLError) -> String? {
         guard let value = element.attributes[attribute] else { return nil }
         if value.isEmpty { throw invalid(attribute, value, "the value is empty") }
-        if value.contains(where: \.isWhitespace) { throw invalid(attribute, value, "expected one name, without spaces") }
+        if value.contains(where: \.isWhitespace) {
+            throw invalid(attribute, value, "expected one name, without spaces")
+        }
         return value
     }
 }

@@ -39,7 +39,9 @@ public enum SCXMLDocument {
 
     /// Loads a document from UTF-8 data.
     ///
-    /// - Parameter name: The chart's name when the document has no `name` attribute.
+    /// - Parameters:
+    ///   - data: The document.
+    ///   - name: The chart's name when the document has no `name` attribute.
     public static func load(data: Data, name: String = "scxml") throws(SCXMLError) -> SCXMLChart {
         let tree = try XMLTreeReader.read(data)
         var builder = SCXMLBuilder(tree: tree)
@@ -56,14 +58,18 @@ public enum SCXMLDocument {
 
     /// Loads a document from a string.
     ///
-    /// - Parameter name: The chart's name when the document has no `name` attribute.
+    /// - Parameters:
+    ///   - string: The document.
+    ///   - name: The chart's name when the document has no `name` attribute.
     public static func load(string: String, name: String = "scxml") throws(SCXMLError) -> SCXMLChart {
         try load(data: Data(string.utf8), name: name)
     }
 
     /// Reads a document into a chart definition without compiling it (so a caller can add to it).
     ///
-    /// - Parameter name: The chart's name when the document has no `name` attribute.
+    /// - Parameters:
+    ///   - data: The document.
+    ///   - name: The chart's name when the document has no `name` attribute.
     public static func definition(data: Data, name: String = "scxml") throws(SCXMLError) -> ChartDefinition<
         String, SCXMLContext
     > {

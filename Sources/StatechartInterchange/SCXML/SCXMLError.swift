@@ -42,7 +42,8 @@ public enum SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unreadable, .unsupportedEncoding, .emptyDocument: return nil
         case .malformedXML(_, let l), .documentTypeDeclaration(let l), .notSCXML(_, _, let l),
             .unsupportedElement(_, let l, _), .unknownElement(_, let l), .misplacedElement(_, _, let l),
-            .invalidElement(_, let l, _), .unexpectedText(_, let l), .unsupportedAttribute(_, _, let l), .missingAttribute(_, _, let l),
+            .invalidElement(_, let l, _), .unexpectedText(_, let l), .unsupportedAttribute(_, _, let l),
+            .missingAttribute(_, _, let l),
             .invalidAttributeValue(_, _, _, let l, _), .unsupportedExpression(_, _, _, let l):
             return l
         case .invalidChart(_, _, let l): return l
@@ -80,7 +81,8 @@ public enum SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the document is empty: expected an <scxml> root element"
         case .notSCXML(let root, let ns, let line):
             let inNamespace = ns.isEmpty ? "" : " in namespace \(ns)"
-            return "the root element <\(root)>\(inNamespace) at line \(line) is not <scxml> in namespace \(SCXMLNamespace.uri)"
+            return
+                "the root element <\(root)>\(inNamespace) at line \(line) is not <scxml> in namespace \(SCXMLNamespace.uri)"
         case .unsupportedElement(let e, let line, let reason):
             return "<\(e)> at line \(line) is unsupported: \(reason)"
         case .unknownElement(let e, let line):

@@ -10,7 +10,9 @@ import Statechart
 /// - `<cancel sendid>` → ``Action/cancel(id:)``.
 /// - `<log label>` → ``Action/log(label:message:)``.
 enum SCXMLExecutableContent {
-    static func action(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Action<String, SCXMLContext> {
+    static func action(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Action<
+        String, SCXMLContext
+    > {
         let line = e.location.line
         switch e.name {
         case "raise":
@@ -39,7 +41,8 @@ enum SCXMLExecutableContent {
             case "#_internal"?:
                 return delay > .zero ? .send(event, delay: delay, id: id) : .raise(event)
             case let target?:
-                throw attributes.invalid("target", target, "only '#_internal' or no target (the external queue) is supported")
+                throw attributes.invalid(
+                    "target", target, "only '#_internal' or no target (the external queue) is supported")
             }
         case "cancel":
             guard let id = try attributes.token("sendid") else {

@@ -9,7 +9,7 @@ import Statechart
 ///
 /// What SCXML's null data model cannot say is marked rather than silently changed: a Swift
 /// predicate guard is written as the call `_predicate()` inside `cond` (a reload then fails with
-/// ``SCXMLError/unsupportedExpression(_:attribute:element:attribute:line:)``, as it should), a
+/// ``SCXMLError/unsupportedExpression(_:attribute:element:line:)``, as it should), a
 /// predicate event descriptor as the event `_unexportable.predicate` (which no event matches), and
 /// Swift closure actions, dynamic targets, chart-wide transitions and initial actions of the chart
 /// itself as XML comments.
@@ -45,7 +45,8 @@ private struct Writer<Event: Hashable & Sendable, Context> {
         }
         let rootTransitions = chart.transitions(of: root)
         if !rootTransitions.isEmpty {
-            notes.append("\(rootTransitions.count) chart-wide transition(s) are not exported: <scxml> has no transitions")
+            notes.append(
+                "\(rootTransitions.count) chart-wide transition(s) are not exported: <scxml> has no transitions")
         }
         out += "<scxml" + attributeText(attributes) + ">\n"
         for note in notes { comment(note, depth: 1) }
@@ -142,7 +143,9 @@ private struct Writer<Event: Hashable & Sendable, Context> {
                 attributes.append(("event", "_unexportable.predicate"))
             }
         }
-        if !pseudo, let g = t.guardCondition { attributes.append(("cond", SCXMLGuardWriter.expression(g, ids: chart.ids))) }
+        if !pseudo, let g = t.guardCondition {
+            attributes.append(("cond", SCXMLGuardWriter.expression(g, ids: chart.ids)))
+        }
         if t.hasDynamicTargets { comment("dynamic targets computed by Swift code: not exported", depth: depth) }
         if !t.targets.isEmpty { attributes.append(("target", ids(t.targets))) }
         if !pseudo, t.kind == .internal { attributes.append(("type", "internal")) }

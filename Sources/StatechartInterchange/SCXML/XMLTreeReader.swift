@@ -278,8 +278,8 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
         checkText(parser, string)
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        checkText(parser, String(decoding: CDATABlock, as: UTF8.self))
+    func parser(_ parser: XMLParser, foundCDATA cdata: Data) {
+        checkText(parser, String(decoding: cdata, as: UTF8.self))
     }
 
     private func checkText(_ parser: XMLParser, _ text: String) {

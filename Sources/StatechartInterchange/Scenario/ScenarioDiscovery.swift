@@ -41,7 +41,8 @@ public enum ScenarioDiscovery {
             }
             if !isDirectory.boolValue {
                 guard path.pathExtension == "scxml", let c = scenarioCase(for: path) else {
-                    throw .unreadable(path: path.path, reason: "expected an .scxml file with a .json scenario beside it")
+                    throw .unreadable(
+                        path: path.path, reason: "expected an .scxml file with a .json scenario beside it")
                 }
                 found[c.scxml.standardizedFileURL.path] = c
                 continue
@@ -54,7 +55,8 @@ public enum ScenarioDiscovery {
                 if url.pathExtension == "scxml", var c = scenarioCase(for: url) {
                     let full = url.standardizedFileURL.path
                     if full.hasPrefix(base + "/") {
-                        let given = path.relativePath.hasSuffix("/") ? String(path.relativePath.dropLast()) : path.relativePath
+                        let given =
+                            path.relativePath.hasSuffix("/") ? String(path.relativePath.dropLast()) : path.relativePath
                         c.name = given + full.dropFirst(base.count)
                     }
                     found[full] = c
