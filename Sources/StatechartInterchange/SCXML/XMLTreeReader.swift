@@ -36,7 +36,7 @@ enum XMLTreeReader {
     static func read(_ data: Data) throws(SCXMLError) -> XMLTree {
         let lines = LineIndex(data)
         try checkEncoding(data)
-        try checkProlog(data, lines: lines)
+        try checkProlog(lines: lines)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
@@ -68,17 +68,18 @@ enum XMLTreeReader {
 
     /// Walks the prolog (XML declaration, comments, processing instructions, white space) up to
     /// the root element and refuses a document type declaration.
-    private static func checkProlog(_ data: Data, lines: LineIndex) throws(SCXMLError) {
-        let bytes = [UInt8](data)
+    private static func checkProlog(lines: LineIndex) throws(SCXMLError) {
+        let bytes = lines.bytes
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        func matches(_ s: String, at k: Int) -> Bool {
-            let u = Array(s.utf8)
-            return k + u.count <= bytes.count && Array(bytes[k..<(k + u.count)]) == u
+        func matches(_ s: StaticString, at k: Int) -> Bool {
+            let n = s.utf8CodeUnitCount
+            guard k + n <= bytes.count else { return false }
+            return s.withUTF8Buffer { u in (0..<n).allSatisfy { bytes[k + $0] == u[$0] } }
         }
-        func skip(past terminator: String, from k: Int) -> Int {
+        func skip(past terminator: StaticString, from k: Int) -> Int {
             var j = k
             while j < bytes.count && !matches(terminator, at: j) { j += 1 }
-            return j + terminator.utf8.count
+            return j + terminator.utf8CodeUnitCount
         }
         while i < bytes.count {
             let b = bytes[i]
