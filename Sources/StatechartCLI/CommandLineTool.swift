@@ -17,8 +17,7 @@ enum CommandLineTool {
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let command = arguments.first else {
-            runBuiltInExample()
-            return 0
+            return runBuiltInExample()
         }
         let rest = Array(arguments.dropFirst())
         switch command {

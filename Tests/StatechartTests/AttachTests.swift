@@ -132,3 +132,56 @@ struct AttachTests {
         #expect(m.activeStateIDs == ["busy.ready"])
     }
 }
+
+@Suite("Cross-level targets")
+struct CrossLevelTargetTests {
+    enum Top: Hashable, Sendable { case idle, working, broken }
+    enum Step: Hashable, Sendable { case one, two, three }
+    enum E: Hashable, Sendable { case skip, fail, resume }
+
+    @Test("R6, R21: a parent transition can target a child's state, and a child's transition a parent-level state")
+    func stateRefs() throws {
+        let steps = Machine<Step, E, Void>(initial: .one) {
+            When(.one) { On(.fail, to: .state(Top.broken)) }
+            When(.two) {}
+            When(.three) {}
+        }
+        let top = Machine<Top, E, Void>(initial: .idle) {
+            When(.idle) {
+                On(.skip, to: .path(Top.working, Step.three))
+                On(.resume, to: .working)
+            }
+            When(.working) {}
+            When(.broken) { On(.resume, to: .state(Step.two)) }
+        }.attaching(child: steps, to: .working)
+        var m = try StateMachine(top, context: ())
+        try m.send(.skip)
+        #expect(m.activeStateIDs == ["working.three"])
+        var n = try StateMachine(top, context: ())
+        try n.send(.resume)
+        #expect(n.activeStateIDs == ["working.one"])
+        try n.send(.fail)  // the child's transition leaves its own machine for a parent-level state
+        #expect(n.state == .broken)
+        try n.send(.resume)  // and the parent enters the child at a chosen state
+        #expect(n.activeStateIDs == ["working.two"])
+    }
+
+    @Test("R32: an ambiguous or unknown reference is a chart error")
+    func badRefs() {
+        let unknown = Machine<Top, E, Void>(initial: .idle) {
+            When(.idle) { On(.skip, to: .state(Step.three)) }
+        }
+        #expect(throws: MachineError.invalidChart(.unknownTarget("three", from: "idle", location: nil))) {
+            try StateMachine(unknown, context: ())
+        }
+        let steps = Machine<Step, E, Void>(initial: .one) { When(.one) {} }
+        let twice = Machine<Top, E, Void>(initial: .idle) {
+            When(.idle) { On(.skip, to: .state(Step.one)) }
+            When(.working) {}
+            When(.broken) {}
+        }.attaching(child: steps, to: .working).attaching(child: steps, to: .broken)
+        #expect(throws: MachineError.invalidChart(.ambiguousTarget("one", candidates: ["broken.one", "working.one"]))) {
+            try StateMachine(twice, context: ())
+        }
+    }
+}

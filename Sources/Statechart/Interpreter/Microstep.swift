@@ -236,7 +236,7 @@ extension ChartInstance {
                 if isTracing { trace.append(.log(message.map { "\(label): \($0)" } ?? label)) }
             case .run(let name, let body):
                 scope.state = ChartStateID(state)
-                if isTracing, let name { trace.append(.action(name)) }
+                if isTracing { trace.append(.action(name ?? "action")) }
                 do {
                     try body(&scope)
                     applyEffects()
