@@ -41,6 +41,27 @@ func printError(_ message: String) {
 
 /// The arguments of one command: positionals, flags and options with a value.
 struct ParsedArguments {
+    /// Parses a command's arguments, handling `--help` and refused arguments itself.
+    ///
+    /// - Returns: The arguments, or the exit status when the command should stop here
+    ///   (0 after printing the help, 2 after printing why the arguments were refused).
+    static func forCommand(
+        _ arguments: [String], help: String, flags: Set<String> = [], options: Set<String> = []
+    ) -> Result<ParsedArguments, CommandExit> {
+        let parsed: ParsedArguments
+        do {
+            parsed = try ParsedArguments(arguments, flags: flags, options: options)
+        } catch {
+            printError(error.message + "\n\n" + help)
+            return .failure(CommandExit(status: 2))
+        }
+        if parsed.flags.contains("help") {
+            print(help)
+            return .failure(CommandExit(status: 0))
+        }
+        return .success(parsed)
+    }
+
     var positionals: [String] = []
     var flags: Set<String> = []
     var options: [String: String] = [:]
@@ -93,4 +114,9 @@ struct ParsedArguments {
             }
         }
     }
+}
+
+/// A command that stops before doing its work, with the status to exit with.
+struct CommandExit: Error {
+    var status: Int32
 }

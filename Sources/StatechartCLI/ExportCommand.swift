@@ -15,15 +15,9 @@ enum ExportCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, options: ["format"])
-        } catch {
-            printError(error.message + "\n\n" + help)
-            return 2
-        }
-        if parsed.flags.contains("help") {
-            print(help)
-            return 0
+        switch ParsedArguments.forCommand(arguments, help: help, options: ["format"]) {
+        case .success(let p): parsed = p
+        case .failure(let stop): return stop.status
         }
         guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
             printError("export needs exactly one FILE.scxml\n\n" + help)

@@ -19,15 +19,9 @@ enum RunCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: ["trace"])
-        } catch {
-            printError(error.message + "\n\n" + help)
-            return 2
-        }
-        if parsed.flags.contains("help") {
-            print(help)
-            return 0
+        switch ParsedArguments.forCommand(arguments, help: help, flags: ["trace"]) {
+        case .success(let p): parsed = p
+        case .failure(let stop): return stop.status
         }
         guard let file = parsed.positionals.first else {
             printError("run needs a FILE.scxml\n\n" + help)

@@ -18,15 +18,9 @@ enum TestCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: ["verbose", "v"])
-        } catch {
-            printError(error.message + "\n\n" + help)
-            return 2
-        }
-        if parsed.flags.contains("help") {
-            print(help)
-            return 0
+        switch ParsedArguments.forCommand(arguments, help: help, flags: ["verbose", "v"]) {
+        case .success(let p): parsed = p
+        case .failure(let stop): return stop.status
         }
         guard !parsed.positionals.isEmpty else {
             printError("test needs at least one PATH\n\n" + help)
