@@ -27,8 +27,8 @@ let package = Package(
         .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
         .testTarget(
             name: "InterchangeTests",
-            dependencies: ["Statechart", "StatechartInterchange"],
-            resources: []
+            // The CLI is a dependency so that its binary is built for the end-to-end tests.
+            dependencies: ["Statechart", "StatechartInterchange", "StatechartCLI"]
         ),
     ],
     swiftLanguageModes: [.v6]

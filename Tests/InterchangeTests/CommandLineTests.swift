@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of the `statechart` executable, run as a separate process.
+@Suite("statechart command")
+struct CommandLineTests {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The built `statechart` binary, next to the test bundle.
+    static var binary: URL? {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = dir.appendingPathComponent("statechart")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    func run(_ arguments: [String]) throws -> Output {
+        let binary = try #require(Self.binary, "the statechart binary was not built next to the tests")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("statechart-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test("no arguments runs the built-in order example with its payment child")
+    func builtInExample() throws {
+        let r = try run([])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("confirm → [confirmed.authorizing]"))
+        #expect(r.stdout.contains("capture → [shipped]"))
+        #expect(r.stdout.contains("raise done.state.confirmed"))
+    }
+
+    @Test("test prints one line per failing scenario and ends with 'N passed, M failed'")
+    func testCommand() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let chart = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a">
+              <state id="a"><transition event="t" target="b"/></state>
+              <state id="b"/>
+            </scxml>
+            """
+        try chart.write(to: dir.appendingPathComponent("good.scxml"), atomically: true, encoding: .utf8)
+        try #"{"initialConfiguration":["a"],"events":[{"event":{"name":"t"},"nextConfiguration":["b"]}]}"#
+            .write(to: dir.appendingPathComponent("good.json"), atomically: true, encoding: .utf8)
+        try chart.write(to: dir.appendingPathComponent("bad.scxml"), atomically: true, encoding: .utf8)
+        try #"{"initialConfiguration":["a"],"events":[{"event":{"name":"t"},"nextConfiguration":["a"]}]}"#
+            .write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        try "<scxml".write(to: dir.appendingPathComponent("broken.scxml"), atomically: true, encoding: .utf8)
+        try #"{"initialConfiguration":[],"events":[]}"#
+            .write(to: dir.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
+        let r = try run(["test", dir.path])
+        #expect(r.status == 1)
+        #expect(r.stdout.hasSuffix("1 passed, 2 failed\n"))
+        #expect(r.stdout.contains("bad"))
+        #expect(r.stdout.contains("broken"))
+    }
+
+    @Test("test passes all 87 SCION scenarios")
+    func scion() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/conformance/scion")
+        try #require(FileManager.default.fileExists(atPath: root.path), "../shared/conformance/scion is not beside the package")
+        let r = try run(["test", root.path])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasSuffix("87 passed, 0 failed\n"))
+    }
+
+    @Test("run prints the configuration after start and after each event; errors go to stderr")
+    func runCommand() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("c.scxml")
+        try """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+              <state id="a"><transition event="t" target="b"/></state>
+              <state id="b"/>
+            </scxml>
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let r = try run(["run", file.path, "t"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("a"))
+        #expect(r.stdout.contains("b"))
+        let missing = try run(["run", dir.appendingPathComponent("nope.scxml").path])
+        #expect(missing.status != 0)
+        #expect(!missing.stderr.isEmpty)
+        let usage = try run(["frobnicate"])
+        #expect(usage.status != 0)
+        #expect(usage.stderr.contains("unknown command"))
+    }
+}
