@@ -34,13 +34,13 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     public var trace: [TraceStep] = []
 
     // Scratch buffers, reused by every macrostep.
-    @usableFromInline var selected: [Int32] = []
-    @usableFromInline var selectedDomains: [Int32] = []
+    @usableFromInline var selected = ScratchBuffer<Int32>()
+    @usableFromInline var selectedDomains = ScratchBuffer<Int32>()
     @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
     @usableFromInline var entryMarks: [UInt64]
     @usableFromInline var defaultEntryMarks: [UInt64]
     @usableFromInline var defaultHistory: [(parent: Int32, transition: Int32)] = []
-    @usableFromInline var entryTasks: [EntryTask] = []
+    @usableFromInline var entryTasks = ScratchBuffer<EntryTask>()
     @usableFromInline var failures: [String] = []
     @usableFromInline var limitError: MachineError?
     @usableFromInline var recentSteps: [(state: Int32, event: String)] = []
@@ -89,10 +89,12 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         guard !hasStarted else { return }
         hasStarted = true
         isRunning = true
-        scope.event = nil
+        scope.currentEvent = nil
         let initial = chart.states[0].initialTransition
-        selected = [initial]
-        selectedDomains = [0]
+        selected.removeAll()
+        selected.append(initial)
+        selectedDomains.removeAll()
+        selectedDomains.append(0)
         microstep()
         runToCompletion()
         processExternalQueue()
@@ -106,20 +108,27 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     /// - Throws: ``MachineError/notStarted``, ``MachineError/finished(finalState:)``, or the errors
     ///   of a run (``MachineError/executionFailed(_:)``, ``MachineError/microstepLimitExceeded(limit:states:events:)``)
     ///   after the run completed.
+    @inlinable
     @discardableResult
     public mutating func send(_ event: Event) throws(MachineError) -> Bool {
         try send(chartEvent: .event(event))
     }
 
     /// Sends any chart event (a user event, or a done or error event injected from outside).
+    @inlinable
     @discardableResult
     public mutating func send(chartEvent event: ChartEvent<Event>) throws(MachineError) -> Bool {
-        guard hasStarted else { throw .notStarted }
-        guard isRunning else { throw .finished(finalState: finalState.map { chart.ids[Int($0.index)] } ?? "") }
+        guard isRunning else { throw notRunningError() }
         externalQueue.append(event)
         let handled = processExternalQueue()
-        try throwFailures()
+        if limitError != nil || !failures.isEmpty { try throwFailures() }
         return handled
+    }
+
+    /// Why a machine that is not running refuses an event.
+    @usableFromInline
+    func notRunningError() -> MachineError {
+        hasStarted ? .finished(finalState: finalState.map { chart.ids[Int($0.index)] } ?? "") : .notStarted
     }
 
     /// Performs a state-requested transition declared with ``ChartDefinition/addRequestRoute(to:within:)``:
@@ -132,10 +141,12 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         guard hasStarted else { throw .notStarted }
         guard isRunning else { throw .finished(finalState: finalState.map { chart.ids[Int($0.index)] } ?? "") }
         guard let t = chart.requestTransitions[target.index] else { return false }
-        scope.event = nil
-        resolvedTargets.removeAll(keepingCapacity: true)
-        selected = [t]
-        selectedDomains = [chart.transitions[Int(t)].domain]
+        scope.currentEvent = nil
+        resolvedTargets.removeAll()
+        selected.removeAll()
+        selected.append(t)
+        selectedDomains.removeAll()
+        selectedDomains.append(chart.transitions[Int(t)].domain)
         microstep()
         runToCompletion()
         processExternalQueue()
@@ -206,7 +217,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     }
 
     /// Whether a state is active.
-    public func isActive(_ state: ChartStateID) -> Bool { configuration.contains(state.index) }
+    @inlinable public func isActive(_ state: ChartStateID) -> Bool { configuration.contains(state.index) }
 
     /// The recorded history value of a history state (`nil` before its parent was first exited).
     public func historyValue(of state: ChartStateID) -> [ChartStateID]? {

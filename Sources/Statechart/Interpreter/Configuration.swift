@@ -3,18 +3,18 @@
 /// the chart — so iterating it costs nothing that grows with the chart.
 @usableFromInline
 struct Configuration: Sendable, Equatable {
-    @usableFromInline var list: [Int32] = []
+    @usableFromInline var list = ScratchBuffer<Int32>()
     @usableFromInline var bits: [UInt64]
 
     @usableFromInline init(capacity: Int) {
         bits = Array(repeating: 0, count: (capacity + 63) / 64)
     }
 
-    func contains(_ s: Int32) -> Bool {
+    @inlinable func contains(_ s: Int32) -> Bool {
         bits[Int(s) >> 6] & (1 << UInt64(s & 63)) != 0
     }
 
-    mutating func insert(_ s: Int32) {
+    @inlinable mutating func insert(_ s: Int32) {
         guard !contains(s) else { return }
         bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
         // Entries arrive mostly in ascending order: search from the end.
@@ -23,7 +23,7 @@ struct Configuration: Sendable, Equatable {
         list.insert(s, at: i)
     }
 
-    mutating func remove(_ s: Int32) {
+    @inlinable mutating func remove(_ s: Int32) {
         guard contains(s) else { return }
         bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
         var i = list.count - 1
@@ -31,43 +31,43 @@ struct Configuration: Sendable, Equatable {
         if i >= 0 { list.remove(at: i) }
     }
 
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         for s in list { bits[Int(s) >> 6] = 0 }
-        list.removeAll(keepingCapacity: true)
+        list.removeAll()
     }
 
-    var isEmpty: Bool { list.isEmpty }
+    @inlinable var isEmpty: Bool { list.isEmpty }
 }
 
 /// A first-in first-out queue that reuses its storage.
 @usableFromInline
 struct EventQueue<Element>: Sendable where Element: Sendable {
-    @usableFromInline var items: [Element] = []
+    @usableFromInline var items = ScratchBuffer<Element>()
     @usableFromInline var head = 0
 
     @usableFromInline init() {}
 
-    var isEmpty: Bool { head == items.count }
-    var count: Int { items.count - head }
+    @inlinable var isEmpty: Bool { head == items.count }
+    @inlinable var count: Int { items.count - head }
 
-    mutating func append(_ e: Element) { items.append(e) }
+    @inlinable mutating func append(_ e: Element) { items.append(e) }
 
-    mutating func popFirst() -> Element? {
+    @inlinable mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }
         let e = items[head]
         head += 1
         if head == items.count {
-            items.removeAll(keepingCapacity: true)
+            items.removeAll()
             head = 0
         }
         return e
     }
 
-    mutating func removeAll() {
-        items.removeAll(keepingCapacity: true)
+    @inlinable mutating func removeAll() {
+        items.removeAll()
         head = 0
     }
 
     /// The queued elements, oldest first.
-    var elements: ArraySlice<Element> { items[head...] }
+    @inlinable var elements: ArraySlice<Element> { items.storage[head..<items.count] }
 }

@@ -3,13 +3,13 @@ extension ChartInstance {
     /// event is its own macrostep (rule R1).
     ///
     /// - Returns: Whether the first event processed enabled a transition.
-    @usableFromInline
+    @inlinable
     @discardableResult
     mutating func processExternalQueue() -> Bool {
         var first = true
         var handledFirst = false
         while isRunning, let event = externalQueue.popFirst() {
-            scope.event = event
+            scope.currentEvent = event
             if isTracing { trace.append(.event(chart.name(of: event), external: true)) }
             if selectTransitions(for: event) {
                 if first { handledFirst = true }
@@ -26,16 +26,16 @@ extension ChartInstance {
 
     /// The inner loop of a macrostep: eventless transitions first; only when none is enabled, the
     /// next internal event (rules R2, R3). Bounded by ``microstepLimit`` (rule R16).
-    @usableFromInline
+    @inlinable
     mutating func runToCompletion() {
         var steps = 0
-        recentSteps.removeAll(keepingCapacity: true)
+        if !recentSteps.isEmpty { recentSteps.removeAll(keepingCapacity: true) }
         while isRunning {
             if chart.hasEventless, selectTransitions(for: nil) {
-                scope.event = nil
+                scope.currentEvent = nil
                 microstep()
             } else if let event = internalQueue.popFirst() {
-                scope.event = event
+                scope.currentEvent = event
                 if isTracing { trace.append(.event(chart.name(of: event), external: false)) }
                 if selectTransitions(for: event) {
                     microstep()
@@ -46,31 +46,37 @@ extension ChartInstance {
                 break
             }
             steps += 1
-            if steps > microstepLimit - 20 {
-                let name = scope.event.map { chart.name(of: $0) } ?? "(eventless)"
-                for t in selected { recentSteps.append((chart.transitions[Int(t)].source, name)) }
-            }
-            if steps >= microstepLimit {
-                var states: [String] = []
-                var events: [String] = []
-                for (s, e) in recentSteps {
-                    let id = chart.ids[Int(s)]
-                    if !states.contains(id) { states.append(id) }
-                    if !events.contains(e) { events.append(e) }
-                }
-                limitError = .microstepLimitExceeded(limit: microstepLimit, states: states, events: events)
-                internalQueue.removeAll()
-                break
-            }
+            if steps > microstepLimit - 20 && noteMicrostepNearLimit(steps) { break }
         }
         if !isRunning && hasStarted && !configuration.isEmpty { exitInterpreter() }
+    }
+
+    /// Records the last microsteps before the limit; at the limit, stops the macrostep with
+    /// ``MachineError/microstepLimitExceeded(limit:states:events:)`` (rule R16).
+    ///
+    /// - Returns: Whether the macrostep must stop.
+    @usableFromInline
+    mutating func noteMicrostepNearLimit(_ steps: Int) -> Bool {
+        let name = scope.event.map { chart.name(of: $0) } ?? "(eventless)"
+        for t in selected { recentSteps.append((chart.transitions[Int(t)].source, name)) }
+        guard steps >= microstepLimit else { return false }
+        var states: [String] = []
+        var events: [String] = []
+        for (s, e) in recentSteps {
+            let id = chart.ids[Int(s)]
+            if !states.contains(id) { states.append(id) }
+            if !events.contains(e) { events.append(e) }
+        }
+        limitError = .microstepLimitExceeded(limit: microstepLimit, states: states, events: events)
+        internalQueue.removeAll()
+        return true
     }
 
     /// Exits every active state in exit order and clears the queues (SCXML `exitInterpreter`).
     @usableFromInline
     mutating func exitInterpreter() {
-        scope.exits.removeAll(keepingCapacity: true)
-        scope.entries.removeAll(keepingCapacity: true)
+        scope.exits.removeAll()
+        scope.entries.removeAll()
         for s in configuration.list.reversed() { scope.exits.append(s) }
         let exits = scope.exits
         for s in exits {

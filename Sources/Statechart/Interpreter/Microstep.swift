@@ -2,11 +2,11 @@ extension ChartInstance {
     /// Takes the selected transitions together (SCXML `microstep`, rule R8): exit the exit set in
     /// exit order (history recorded first), run the transitions' actions in selection order, enter
     /// the entry set in entry order.
-    @usableFromInline
+    @inlinable
     mutating func microstep() {
         let chart = self.chart
         // 1. Exit set: active proper descendants of any domain, in reverse document order.
-        scope.exits.removeAll(keepingCapacity: true)
+        scope.exits.removeAll()
         var i = configuration.list.count - 1
         while i >= 0 {
             let s = configuration.list[i]
@@ -35,22 +35,32 @@ extension ChartInstance {
             configuration.remove(s)
         }
         // 4. Transition actions in selection order.
-        for t in selected {
-            let tr = chart.transitions[Int(t)]
-            if isTracing, !tr.isPseudo {
-                trace.append(
-                    .transition(
-                        source: tr.source == 0 ? chart.name : chart.ids[Int(tr.source)], ordinal: Int(tr.ordinal),
-                        targets: targets(of: t).map { chart.ids[Int($0)] }))
+        var n = 0
+        while n < selected.count {
+            let t = selected[n]
+            n += 1
+            if isTracing { traceTransition(t) }
+            if !chart.transitions[Int(t)].actions.isEmpty {
+                runBlock(chart.transitions[Int(t)].actions, state: chart.transitions[Int(t)].source)
             }
-            if !tr.actions.isEmpty { runBlock(tr.actions, state: tr.source) }
         }
         // 5. Entry in document order.
         enterStates()
     }
 
+    @usableFromInline
+    mutating func traceTransition(_ t: Int32) {
+        let tr = chart.transitions[Int(t)]
+        guard !tr.isPseudo else { return }
+        trace.append(
+            .transition(
+                source: tr.source == 0 ? chart.name : chart.ids[Int(tr.source)], ordinal: Int(tr.ordinal),
+                targets: targets(of: t).map { chart.ids[Int($0)] }))
+    }
+
     /// Stores the history values of an exiting state: deep = active atomic descendants,
     /// shallow = active children.
+    @usableFromInline
     mutating func recordHistory(of s: Int32) {
         let chart = self.chart
         for h in chart.childIndices[Int(s)] {
@@ -70,21 +80,32 @@ extension ChartInstance {
     /// SCXML `computeEntrySet`, with the recursion of `addDescendantStatesToEnter` and
     /// `addAncestorStatesToEnter` replaced by an explicit task stack that visits states in exactly
     /// the same order (no recursion whose depth a chart controls).
+    @inlinable
     mutating func computeEntrySet() {
-        scope.entries.removeAll(keepingCapacity: true)
-        defaultHistory.removeAll(keepingCapacity: true)
+        scope.entries.removeAll()
+        if !defaultHistory.isEmpty { defaultHistory.removeAll() }
         for t in selected {
             let ts = targets(of: t)
             if ts.isEmpty { continue }
             let domain = domain(of: t)
-            entryTasks.removeAll(keepingCapacity: true)
-            for s in effectiveTargets(of: t).reversed() { entryTasks.append(.ancestors(s, upTo: domain)) }
-            for s in ts.reversed() { entryTasks.append(.descendants(s)) }
+            entryTasks.removeAll()
+            let effective = effectiveTargets(of: t)
+            var i = effective.count
+            while i > 0 {
+                i -= 1
+                entryTasks.append(.ancestors(effective[i], upTo: domain))
+            }
+            i = ts.count
+            while i > 0 {
+                i -= 1
+                entryTasks.append(.descendants(ts[i]))
+            }
             runEntryTasks()
         }
     }
 
-    private mutating func runEntryTasks() {
+    @inlinable
+    mutating func runEntryTasks() {
         let chart = self.chart
         while let task = entryTasks.popLast() {
             switch task {
@@ -116,14 +137,15 @@ extension ChartInstance {
                     }
                 }
             case .ancestors(let s, let upTo):
-                // Proper ancestors of s below upTo, nearest first: pushed in reverse.
-                var chain: [Int32] = []
+                // Proper ancestors of s below upTo, nearest first: pushed furthest first. The
+                // stack grows by the chain's length; reversing it in place avoids a temporary.
+                let base = entryTasks.count
                 var a = chart.states[Int(s)].parent
                 while a >= 0 && a != upTo {
-                    chain.append(a)
+                    entryTasks.append(.ancestorStep(a))
                     a = chart.states[Int(a)].parent
                 }
-                for a in chain.reversed() { entryTasks.append(.ancestorStep(a)) }
+                entryTasks.reverseTail(from: base)
             case .ancestorStep(let a):
                 addToEntrySet(a)
                 if chart.states[Int(a)].kind == .parallel {
@@ -140,7 +162,8 @@ extension ChartInstance {
         }
     }
 
-    private mutating func addToEntrySet(_ s: Int32) {
+    @inlinable
+    mutating func addToEntrySet(_ s: Int32) {
         let w = Int(s) >> 6
         let bit: UInt64 = 1 << UInt64(s & 63)
         if entryMarks[w] & bit == 0 {
@@ -149,16 +172,18 @@ extension ChartInstance {
         }
     }
 
-    private mutating func markDefaultEntry(_ s: Int32) {
+    @inlinable
+    mutating func markDefaultEntry(_ s: Int32) {
         defaultEntryMarks[Int(s) >> 6] |= 1 << UInt64(s & 63)
     }
 
     /// SCXML `enterStates`: per state in document order — add to the configuration, entry actions,
     /// the initial transition's actions if entered by default, a history default's actions, then
     /// done events (rules R10, R12, R13).
+    @inlinable
     mutating func enterStates() {
         let chart = self.chart
-        scope.entries.sort()
+        scope.entries.sortInPlace()
         for s in scope.entries { entryMarks[Int(s) >> 6] = 0 }
         var k = 0
         while k < scope.entries.count {
@@ -180,28 +205,32 @@ extension ChartInstance {
                 let actions = chart.transitions[Int(h.transition)].actions
                 if !actions.isEmpty { runBlock(actions, state: s) }
             }
-            if state.kind == .final {
-                let parent = state.parent
-                if parent == 0 {
-                    isRunning = false
-                    finalState = ChartStateID(s)
-                    if isTracing { trace.append(.halted(chart.ids[Int(s)])) }
-                } else {
-                    raiseInternal(.done(ChartStateID(parent)))
-                    let grandparent = chart.states[Int(parent)].parent
-                    if grandparent >= 0, chart.states[Int(grandparent)].kind == .parallel,
-                        chart.childIndices[Int(grandparent)].allSatisfy({
-                            chart.states[Int($0)].kind.isHistory || isInFinalState($0)
-                        })
-                    {
-                        raiseInternal(.done(ChartStateID(grandparent)))
-                    }
-                }
-            }
+            if state.kind == .final { enteredFinal(s) }
+        }
+    }
+
+    /// Done events, or the end of the machine, for an entered final state (rules R13, R15).
+    @usableFromInline
+    mutating func enteredFinal(_ s: Int32) {
+        let chart = self.chart
+        let parent = chart.states[Int(s)].parent
+        if parent == 0 {
+            isRunning = false
+            finalState = ChartStateID(s)
+            if isTracing { trace.append(.halted(chart.ids[Int(s)])) }
+            return
+        }
+        raiseInternal(.done(ChartStateID(parent)))
+        let grandparent = chart.states[Int(parent)].parent
+        if grandparent >= 0, chart.states[Int(grandparent)].kind == .parallel,
+            chart.childIndices[Int(grandparent)].allSatisfy({ chart.states[Int($0)].kind.isHistory || isInFinalState($0) })
+        {
+            raiseInternal(.done(ChartStateID(grandparent)))
         }
     }
 
     /// Whether a compound state has an active final child, or every region of a parallel does.
+    @usableFromInline
     func isInFinalState(_ s: Int32) -> Bool {
         let state = chart.states[Int(s)]
         switch state.kind {
@@ -214,7 +243,7 @@ extension ChartInstance {
         }
     }
 
-    @usableFromInline
+    @inlinable
     mutating func raiseInternal(_ event: ChartEvent<Event>) {
         internalQueue.append(event)
         if isTracing { trace.append(.raised(chart.name(of: event))) }
@@ -222,7 +251,7 @@ extension ChartInstance {
 
     /// Runs one block of executable content. When an action throws, the rest of the block is
     /// skipped and `error.execution` is raised (rule R14); other blocks still run.
-    @usableFromInline
+    @inlinable
     mutating func runBlock(_ actions: [Action<Event, Context>], state: Int32) {
         for action in actions {
             switch action {
@@ -235,7 +264,7 @@ extension ChartInstance {
             case .log(let label, let message):
                 if isTracing { trace.append(.log(message.map { "\(label): \($0)" } ?? label)) }
             case .run(let name, let body):
-                scope.state = ChartStateID(state)
+                scope.currentState = ChartStateID(state)
                 if isTracing { trace.append(.action(name ?? "action")) }
                 do {
                     try body(&scope)
@@ -250,11 +279,14 @@ extension ChartInstance {
         }
     }
 
-    private mutating func applyEffects() {
+    @inlinable
+    mutating func applyEffects() {
         guard !scope.effects.isEmpty else { return }
-        let effects = scope.effects
-        scope.effects.removeAll(keepingCapacity: true)
-        for effect in effects {
+        // By index: copying the array out and clearing it would reallocate its storage.
+        var i = 0
+        while i < scope.effects.count {
+            let effect = scope.effects[i]
+            i += 1
             switch effect {
             case .raise(let e): raiseInternal(e)
             case .send(let e, let delay, let id): send(.event(e), delay: delay, id: id)
@@ -262,11 +294,21 @@ extension ChartInstance {
             case .log(let m): if isTracing { trace.append(.log(m)) }
             }
         }
+        scope.effects.removeAll()
     }
 
     /// Queues an event on the external queue now, or after a delay of machine time.
-    @usableFromInline
+    @inlinable
     mutating func send(_ event: ChartEvent<Event>, delay: Duration, id: String?) {
+        if delay <= .zero && !isTracing {
+            externalQueue.append(event)
+            return
+        }
+        sendSlowPath(event, delay: delay, id: id)
+    }
+
+    @usableFromInline
+    mutating func sendSlowPath(_ event: ChartEvent<Event>, delay: Duration, id: String?) {
         if isTracing { trace.append(.sent(chart.name(of: event), delay: delay)) }
         if delay <= .zero {
             externalQueue.append(event)

@@ -7,23 +7,23 @@ extension ChartInstance {
     /// descriptor matches and whose guard holds is taken.
     ///
     /// - Returns: Whether any transition is enabled.
-    @usableFromInline
+    @inlinable
     mutating func selectTransitions(for event: ChartEvent<Event>?) -> Bool {
-        selected.removeAll(keepingCapacity: true)
-        resolvedTargets.removeAll(keepingCapacity: true)
+        selected.removeAll()
+        if !resolvedTargets.isEmpty { resolvedTargets.removeAll() }
         let chart = self.chart
         let eventless = event == nil
-        for s in configuration.list {
-            let state = chart.states[Int(s)]
-            guard state.kind.isAtomic else { continue }
-            var k = eventless ? state.eventlessStart : state.candidateStart
-            let end = eventless ? state.eventlessEnd : state.candidateEnd
+        var n = 0
+        while n < configuration.list.count {
+            let s = configuration.list[n]
+            n += 1
+            guard chart.states[Int(s)].kind.isAtomic else { continue }
+            var k = eventless ? chart.states[Int(s)].eventlessStart : chart.states[Int(s)].candidateStart
+            let end = eventless ? chart.states[Int(s)].eventlessEnd : chart.states[Int(s)].candidateEnd
             while k < end {
                 let t = eventless ? chart.eventlessCandidates[Int(k)] : chart.eventCandidates[Int(k)]
                 k += 1
-                if let event, let matcher = chart.transitions[Int(t)].matcher,
-                    !matcher.matches(event, name: chart.name(of:))
-                {
+                if let event, let matcher = chart.transitions[Int(t)].matcher, !matcher.matches(event, in: chart) {
                     continue
                 }
                 if let g = chart.transitions[Int(t)].guardCondition, !evaluate(g, event: event, transition: t) {
@@ -37,14 +37,14 @@ extension ChartInstance {
             }
         }
         if selected.isEmpty { return false }
-        selectedDomains.removeAll(keepingCapacity: true)
+        selectedDomains.removeAll()
         for t in selected { selectedDomains.append(domain(of: t)) }
         if selected.count > 1 { removeConflictingTransitions() }
         return true
     }
 
     /// Evaluates a guard; a throwing predicate counts as false and raises `error.execution`.
-    @usableFromInline
+    @inlinable
     mutating func evaluate(_ g: CompiledGuard<Event, Context>, event: ChartEvent<Event>?, transition: Int32) -> Bool {
         switch g {
         case .inState(let s):
@@ -69,6 +69,7 @@ extension ChartInstance {
 
     /// Runs a dynamic transition's target closure; an unknown id is an execution error and the
     /// transition is not taken.
+    @usableFromInline
     mutating func resolveDynamicTargets(_ t: Int32, event: ChartEvent<Event>?) -> Bool {
         guard let compute = chart.transitions[Int(t)].dynamicTargets else { return true }
         var targets: [Int32] = []
@@ -84,7 +85,7 @@ extension ChartInstance {
     }
 
     /// The declared (or dynamically resolved) targets of a transition.
-    @usableFromInline
+    @inlinable
     func targets(of t: Int32) -> [Int32] {
         if chart.transitions[Int(t)].dynamicTargets != nil {
             for r in resolvedTargets where r.transition == t { return r.targets }
@@ -92,8 +93,12 @@ extension ChartInstance {
         return chart.transitions[Int(t)].targets
     }
 
-    /// Targets with history states replaced by their stored value or default (SCXML `getEffectiveTargetStates`).
+    /// Targets with history states replaced by their stored value or default (SCXML
+    /// `getEffectiveTargetStates`). Only transitions whose domain depends on it (`domain == -2`)
+    /// can have history targets; for the others this is `targets(of:)`, without allocating.
+    @inlinable
     func effectiveTargets(of t: Int32) -> [Int32] {
+        if chart.transitions[Int(t)].domain != -2 { return chart.transitions[Int(t)].targets }
         var result: [Int32] = []
         var pending = targets(of: t)
         var i = 0
@@ -115,20 +120,20 @@ extension ChartInstance {
     }
 
     /// The transition domain (rule R6): -1 when targetless.
-    @usableFromInline
+    @inlinable
     func domain(of t: Int32) -> Int32 {
         let d = chart.transitions[Int(t)].domain
         if d != -2 { return d }
-        let tr = chart.transitions[Int(t)]
         let targets = effectiveTargets(of: t)
         if targets.isEmpty { return -1 }
-        return ChartCompiler<Event, Context>.domain(
-            source: tr.source, targets: targets, isInternal: tr.isInternal, states: chart.states)
+        return chart.domain(
+            source: chart.transitions[Int(t)].source, targets: targets, isInternal: chart.transitions[Int(t)].isInternal)
     }
 
     /// SCXML `removeConflictingTransitions`: two transitions conflict when their exit sets
     /// intersect; a transition whose source is a descendant of the other's preempts it, otherwise
     /// the one selected first (document order of the atomic states) wins.
+    @usableFromInline
     mutating func removeConflictingTransitions() {
         var keptT: [Int32] = []
         var keptD: [Int32] = []
@@ -154,11 +159,12 @@ extension ChartInstance {
                 keptD.append(d1)
             }
         }
-        selected = keptT
-        selectedDomains = keptD
+        selected = ScratchBuffer(keptT)
+        selectedDomains = ScratchBuffer(keptD)
     }
 
     /// Whether the exit sets of two transitions with these domains share an active state.
+    @usableFromInline
     func exitSetsIntersect(_ a: Int32, _ b: Int32) -> Bool {
         guard a >= 0, b >= 0 else { return false }
         let inner: Int32
@@ -176,6 +182,7 @@ extension ChartInstance {
         return false
     }
 
+    @usableFromInline
     func describeTransition(_ t: Int32) -> String {
         let tr = chart.transitions[Int(t)]
         let source = tr.source == 0 ? chart.name : chart.ids[Int(tr.source)]

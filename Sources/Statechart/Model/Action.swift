@@ -39,17 +39,20 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
     /// The extended state of the machine.
     public var context: Context
     /// The event being processed, or `nil` while the machine starts or takes eventless transitions.
-    public internal(set) var event: ChartEvent<Event>?
+    public var event: ChartEvent<Event>? { currentEvent }
     /// The state whose entry or exit actions are running, or the source of the running transition.
-    public internal(set) var state: ChartStateID?
+    public var state: ChartStateID? { currentState }
+
+    @usableFromInline var currentEvent: ChartEvent<Event>?
+    @usableFromInline var currentState: ChartStateID?
     /// The current virtual time of the machine (time since it started, advanced by its driver).
     public internal(set) var now: Duration
 
-    @usableFromInline var effects: [Effect] = []
+    @usableFromInline var effects = ScratchBuffer<Effect>()
     /// States exited by the current microstep, in exit order.
-    @usableFromInline var exits: [Int32] = []
+    @usableFromInline var exits = ScratchBuffer<Int32>()
     /// States entered by the current microstep, in entry order.
-    @usableFromInline var entries: [Int32] = []
+    @usableFromInline var entries = ScratchBuffer<Int32>()
 
     @usableFromInline
     enum Effect {

@@ -9,45 +9,45 @@
 public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline
     struct State: Sendable {
-        var kind: CompiledStateKind
-        var parent: Int32
+        @usableFromInline var kind: CompiledStateKind
+        @usableFromInline var parent: Int32
         /// One past the last descendant: the subtree is `index ..< end`.
-        var end: Int32
-        var depth: Int32
+        @usableFromInline var end: Int32
+        @usableFromInline var depth: Int32
         /// For a compound state, its initial transition; for a history state, its default transition.
-        var initialTransition: Int32
+        @usableFromInline var initialTransition: Int32
         /// The state's own transitions: `transitionStart ..< transitionEnd` (document order).
-        var transitionStart: Int32
-        var transitionEnd: Int32
+        @usableFromInline var transitionStart: Int32
+        @usableFromInline var transitionEnd: Int32
         /// Candidates for an event, innermost first: `eventCandidates[candidateStart ..< candidateEnd]`.
-        var candidateStart: Int32
-        var candidateEnd: Int32
-        var eventlessStart: Int32
-        var eventlessEnd: Int32
+        @usableFromInline var candidateStart: Int32
+        @usableFromInline var candidateEnd: Int32
+        @usableFromInline var eventlessStart: Int32
+        @usableFromInline var eventlessEnd: Int32
         /// For history states, the slot of its stored value; -1 otherwise.
-        var historySlot: Int32
+        @usableFromInline var historySlot: Int32
         /// Whether any child is a history state (history is recorded when it exits).
-        var hasHistoryChild: Bool
-        var hasEntryActions: Bool
-        var hasExitActions: Bool
+        @usableFromInline var hasHistoryChild: Bool
+        @usableFromInline var hasEntryActions: Bool
+        @usableFromInline var hasExitActions: Bool
     }
 
     @usableFromInline
     struct Transition: Sendable {
-        var source: Int32
-        var matcher: EventMatcher<Event>?
-        var guardCondition: CompiledGuard<Event, Context>?
-        var targets: [Int32]
-        var isInternal: Bool
+        @usableFromInline var source: Int32
+        @usableFromInline var matcher: EventMatcher<Event>?
+        @usableFromInline var guardCondition: CompiledGuard<Event, Context>?
+        @usableFromInline var targets: [Int32]
+        @usableFromInline var isInternal: Bool
         /// The precomputed domain; -1 when targetless; -2 when it depends on history or dynamic targets.
-        var domain: Int32
-        var actions: [Action<Event, Context>]
-        var dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?
-        var location: SourceLocation?
+        @usableFromInline var domain: Int32
+        @usableFromInline var actions: [Action<Event, Context>]
+        @usableFromInline var dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?
+        @usableFromInline var location: SourceLocation?
         /// Index among the transitions of its source state (0-based).
-        var ordinal: Int32
+        @usableFromInline var ordinal: Int32
         /// The initial transition of a compound state or the default of a history: not selectable.
-        var isPseudo: Bool
+        @usableFromInline var isPseudo: Bool
     }
 
     @usableFromInline let states: [State]
@@ -63,14 +63,14 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let historyCount: Int
     /// State ids by index.
     public let ids: [String]
-    let locations: [SourceLocation?]
-    let indexByID: [String: Int32]
+    @usableFromInline let locations: [SourceLocation?]
+    @usableFromInline let indexByID: [String: Int32]
     /// The chart's name.
     public let name: String
     /// How events are named for SCXML descriptors, traces and exports.
     public let eventName: @Sendable (Event) -> String
 
-    init(
+    @usableFromInline init(
         states: [State], transitions: [Transition], eventCandidates: [Int32], eventlessCandidates: [Int32],
         childIndices: [[Int32]], entryActions: [[[Action<Event, Context>]]], exitActions: [[[Action<Event, Context>]]],
         ids: [String], locations: [SourceLocation?], indexByID: [String: Int32], historyCount: Int,
@@ -120,12 +120,12 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// Where a state was declared, if known.
     public func location(of state: ChartStateID) -> SourceLocation? { locations[Int(state.index)] }
     /// Whether `a` is a proper descendant of `b`.
-    public func isDescendant(_ a: ChartStateID, of b: ChartStateID) -> Bool {
+    @inlinable public func isDescendant(_ a: ChartStateID, of b: ChartStateID) -> Bool {
         isDescendant(a.index, of: b.index)
     }
     /// The name of an event for SCXML matching and traces: `done.state.<id>` for done events,
     /// `error.execution` for errors.
-    public func name(of event: ChartEvent<Event>) -> String {
+    @inlinable public func name(of event: ChartEvent<Event>) -> String {
         switch event {
         case .event(let e): return eventName(e)
         case .done(let s): return "done.state." + ids[Int(s.index)]
@@ -133,7 +133,23 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         }
     }
 
-    func isDescendant(_ a: Int32, of b: Int32) -> Bool {
+    @inlinable func isDescendant(_ a: Int32, of b: Int32) -> Bool {
         a > b && a < states[Int(b)].end
+    }
+
+    /// The transition domain (SCXML `getTransitionDomain`) for given effective targets.
+    @inlinable
+    func domain(source: Int32, targets: [Int32], isInternal: Bool) -> Int32 {
+        if isInternal, states[Int(source)].kind == .compound, targets.allSatisfy({ isDescendant($0, of: source) }) {
+            return source
+        }
+        // LCCA: the nearest proper ancestor of the source that is compound (or the root) and
+        // contains every target. Never a parallel.
+        var anc = states[Int(source)].parent
+        while anc >= 0 {
+            if states[Int(anc)].kind == .compound, targets.allSatisfy({ isDescendant($0, of: anc) }) { return anc }
+            anc = states[Int(anc)].parent
+        }
+        return 0
     }
 }

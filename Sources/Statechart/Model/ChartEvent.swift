@@ -9,7 +9,7 @@ public enum ChartEvent<Event: Hashable & Sendable>: Hashable, Sendable {
     case error(ExecutionErrorEvent)
 
     /// The user event, if this is one.
-    public var userEvent: Event? {
+    @inlinable public var userEvent: Event? {
         if case .event(let e) = self { return e }
         return nil
     }
@@ -41,10 +41,10 @@ public struct ChartStateID: Hashable, Sendable, Comparable, Codable, CustomStrin
     public let index: Int32
 
     /// Wraps an index.
-    public init(_ index: Int32) { self.index = index }
+    @inlinable public init(_ index: Int32) { self.index = index }
 
     /// Document order.
-    public static func < (a: Self, b: Self) -> Bool { a.index < b.index }
+    @inlinable public static func < (a: Self, b: Self) -> Bool { a.index < b.index }
 
     /// `#index`.
     public var description: String { "#\(index)" }

@@ -41,8 +41,8 @@ enum EventMatcher<Event: Hashable & Sendable>: Sendable {
         return .names(result)
     }
 
-    
-    func matches(_ event: ChartEvent<Event>, name: (ChartEvent<Event>) -> String) -> Bool {
+    @inlinable
+    func matches<C>(_ event: ChartEvent<Event>, in chart: Chart<Event, C>) -> Bool {
         switch self {
         case .any:
             return true
@@ -59,15 +59,14 @@ enum EventMatcher<Event: Hashable & Sendable>: Sendable {
             if case .error = event { return true }
             return false
         case .names(let tokens):
-            let n = name(event)
+            let n = chart.name(of: event)
             for token in tokens where Self.tokenMatches(token, n) { return true }
             return false
         }
     }
 
     /// SCXML prefix matching on whole dot-separated tokens.
-    
-    static func tokenMatches(_ token: String, _ name: String) -> Bool {
+    @inlinable static func tokenMatches(_ token: String, _ name: String) -> Bool {
         guard name.hasPrefix(token) else { return false }
         if name.utf8.count == token.utf8.count { return true }
         let next = name.utf8[name.utf8.index(name.utf8.startIndex, offsetBy: token.utf8.count)]

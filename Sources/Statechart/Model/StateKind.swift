@@ -37,9 +37,9 @@ public enum CompiledStateKind: UInt8, Hashable, Sendable {
     case deepHistory
 
     /// Whether a state of this kind can be a member of the active configuration's leaves.
-    public var isAtomic: Bool { self == .atomic || self == .final }
+    @inlinable public var isAtomic: Bool { self == .atomic || self == .final }
     /// Whether this is a history pseudo-state (never itself active).
-    public var isHistory: Bool { self == .shallowHistory || self == .deepHistory }
+    @inlinable public var isHistory: Bool { self == .shallowHistory || self == .deepHistory }
 }
 
 /// Whether a transition exits its source (external) or, for a compound source whose targets are

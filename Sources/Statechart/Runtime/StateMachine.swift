@@ -12,13 +12,17 @@
 /// an event sent from an action is queued and handled after the current step (rule R9).
 public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendable, Context> {
     /// The interpreter underneath.
-    public internal(set) var instance: ChartInstance<Event, Context>
+    public var instance: ChartInstance<Event, Context> {
+        get { core }
+        set { core = newValue }
+    }
+    @usableFromInline var core: ChartInstance<Event, Context>
     /// The compiled chart with its typed tables.
     public let typed: TypedChart<Event, Context>
     /// Behaviour switches.
     public var options: Options
-    var observers: [(id: Int, observer: (MachineTransition<State, Event>) -> Void)] = []
-    var nextObserverID = 0
+    @usableFromInline var observers: [(id: Int, observer: (MachineTransition<State, Event>) -> Void)] = []
+    @usableFromInline var nextObserverID = 0
 
     /// Behaviour switches of a ``StateMachine``.
     public struct Options: Sendable {
@@ -55,9 +59,9 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     public init(typed: TypedChart<Event, Context>, context: Context, options: Options = Options()) throws(MachineError) {
         self.typed = typed
         self.options = options
-        self.instance = ChartInstance(chart: typed.chart, context: context)
-        instance.isTracing = options.tracing
-        try instance.start()
+        self.core = ChartInstance(chart: typed.chart, context: context)
+        core.isTracing = options.tracing
+        try core.start()
     }
 
     /// The extended state.
@@ -79,13 +83,24 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// - Throws: ``MachineError/eventNotHandled(event:configuration:)`` when nothing handles it
     ///   (unless ``Options/throwsOnUnhandledEvent`` is off); ``MachineError/finished(finalState:)``
     ///   after the machine reached a top-level final state; the failures of the run.
+    @inlinable
     public mutating func send(_ event: Event) throws(MachineError) {
-        let from = observers.isEmpty ? [] : instance.activeAtomicStates
-        let handled = try instance.send(event)
-        if !handled && options.throwsOnUnhandledEvent {
-            throw .eventNotHandled(event: instance.chart.eventName(event), configuration: activeStateIDs)
-        }
+        if !observers.isEmpty { return try sendObserved(event) }
+        let handled = try core.send(event)
+        if !handled && options.throwsOnUnhandledEvent { throw unhandled(event) }
+    }
+
+    @usableFromInline
+    mutating func sendObserved(_ event: Event) throws(MachineError) {
+        let from = core.activeAtomicStates
+        let handled = try core.send(event)
+        if !handled && options.throwsOnUnhandledEvent { throw unhandled(event) }
         notify(from: from, event: event)
+    }
+
+    @usableFromInline
+    func unhandled(_ event: Event) -> MachineError {
+        .eventNotHandled(event: core.chart.eventName(event), configuration: activeStateIDs)
     }
 
     /// Sends events in order; stops at the first that throws (the earlier ones stay processed).

@@ -1,0 +1,100 @@
+/// A growable buffer that is emptied by resetting its count, so that the storage is reused
+/// without the `replaceSubrange` and uniqueness work of `Array.removeAll(keepingCapacity:)`.
+///
+/// The interpreter's per-event lists (selected transitions, exit and entry sets, task stacks,
+/// queues) live in these: after the first few events the hot path allocates nothing.
+@usableFromInline
+struct ScratchBuffer<Element>: RandomAccessCollection, MutableCollection {
+    @usableFromInline var storage: [Element] = []
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
+
+    @inlinable init(_ elements: [Element]) {
+        storage = elements
+        count = elements.count
+    }
+
+    @inlinable var startIndex: Int { 0 }
+    @inlinable var endIndex: Int { count }
+
+    @inlinable subscript(position: Int) -> Element {
+        get { storage[position] }
+        set { storage[position] = newValue }
+    }
+
+    @inlinable mutating func append(_ element: Element) {
+        if count < storage.count {
+            storage[count] = element
+        } else {
+            storage.append(element)
+        }
+        count += 1
+    }
+
+    /// Empties the buffer, keeping its storage (stale elements are overwritten later).
+    @inlinable mutating func removeAll() { count = 0 }
+
+    @inlinable mutating func popLast() -> Element? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return storage[count]
+    }
+
+    /// Inserts, shifting the tail right by one.
+    @inlinable mutating func insert(_ element: Element, at index: Int) {
+        append(element)
+        var i = count - 1
+        while i > index {
+            storage.swapAt(i, i - 1)
+            i -= 1
+        }
+    }
+
+    /// Removes, shifting the tail left by one.
+    @inlinable mutating func remove(at index: Int) {
+        var i = index
+        while i < count - 1 {
+            storage.swapAt(i, i + 1)
+            i += 1
+        }
+        count -= 1
+    }
+
+    /// Reverses the elements from `start` to the end, in place.
+    @inlinable mutating func reverseTail(from start: Int) {
+        var i = start
+        var j = count - 1
+        while i < j {
+            storage.swapAt(i, j)
+            i += 1
+            j -= 1
+        }
+    }
+
+    /// The elements as an array.
+    @inlinable var array: [Element] { Array(storage[0..<count]) }
+}
+
+extension ScratchBuffer: Sendable where Element: Sendable {}
+
+extension ScratchBuffer: Equatable where Element: Equatable {
+    @inlinable static func == (a: Self, b: Self) -> Bool { a.elementsEqual(b) }
+}
+
+extension ScratchBuffer where Element: Comparable {
+    /// Sorts in place by insertion: these buffers are short and mostly sorted already.
+    @inlinable mutating func sortInPlace() {
+        var i = 1
+        while i < count {
+            let x = storage[i]
+            var j = i
+            while j > 0 && storage[j - 1] > x {
+                storage[j] = storage[j - 1]
+                j -= 1
+            }
+            storage[j] = x
+            i += 1
+        }
+    }
+}
