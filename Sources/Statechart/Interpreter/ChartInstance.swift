@@ -37,10 +37,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline var selected = ScratchBuffer<Int32>()
     @usableFromInline var selectedDomains = ScratchBuffer<Int32>()
     @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
-    @usableFromInline var entryMarks: [UInt64]
-    @usableFromInline var defaultEntryMarks: [UInt64]
-    @usableFromInline var defaultHistory: [(parent: Int32, transition: Int32)] = []
-    @usableFromInline var entryTasks = ScratchBuffer<EntryTask>()
+    @usableFromInline var entrySet: EntrySetBuilder<Event, Context>
     @usableFromInline var failures: [String] = []
     @usableFromInline var limitError: MachineError?
     @usableFromInline var recentSteps: [(state: Int32, event: String)] = []
@@ -53,23 +50,13 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         var id: String?
     }
 
-    @usableFromInline
-    enum EntryTask: Sendable {
-        case descendants(Int32)
-        case ancestors(Int32, upTo: Int32)
-        case ancestorStep(Int32)
-        case parallelChild(Int32)
-    }
-
     /// Creates a stopped instance of a chart with an initial extended state.
     public init(chart: Chart<Event, Context>, context: Context) {
         self.chart = chart
         self.configuration = Configuration(capacity: chart.stateCount)
         self.historyValues = Array(repeating: nil, count: chart.historyCount)
         self.scope = ActionScope(context: context, ids: chart.ids)
-        let words = (chart.stateCount + 63) / 64
-        self.entryMarks = Array(repeating: 0, count: words)
-        self.defaultEntryMarks = Array(repeating: 0, count: words)
+        self.entrySet = EntrySetBuilder(stateCount: chart.stateCount)
     }
 
     /// The extended state.

@@ -77,104 +77,29 @@ extension ChartInstance {
         }
     }
 
-    /// SCXML `computeEntrySet`, with the recursion of `addDescendantStatesToEnter` and
-    /// `addAncestorStatesToEnter` replaced by an explicit task stack that visits states in exactly
-    /// the same order (no recursion whose depth a chart controls).
+    /// SCXML `computeEntrySet` into `scope.entries` (entry order): a precomputed entry set for
+    /// each transition that has one, the ``EntrySetBuilder`` for those that involve history or a
+    /// dynamic target. Transitions taken together never enter overlapping subtrees (their exit
+    /// sets are disjoint, rule R7), so the union of their entry sets is the joint one.
     @inlinable
     mutating func computeEntrySet() {
-        scope.entries.removeAll()
-        if !defaultHistory.isEmpty { defaultHistory.removeAll() }
-        for t in selected {
-            let ts = targets(of: t)
-            if ts.isEmpty { continue }
-            let domain = domain(of: t)
-            entryTasks.removeAll()
-            let effective = effectiveTargets(of: t)
-            var i = effective.count
-            while i > 0 {
-                i -= 1
-                entryTasks.append(.ancestors(effective[i], upTo: domain))
-            }
-            i = ts.count
-            while i > 0 {
-                i -= 1
-                entryTasks.append(.descendants(ts[i]))
-            }
-            runEntryTasks()
-        }
-    }
-
-    @inlinable
-    mutating func runEntryTasks() {
-        let chart = self.chart
-        while let task = entryTasks.popLast() {
-            switch task {
-            case .descendants(let s):
-                let state = chart.states[Int(s)]
-                if state.kind.isHistory {
-                    let parent = state.parent
-                    if let stored = historyValues[Int(state.historySlot)] {
-                        for v in stored.reversed() { entryTasks.append(.ancestors(v, upTo: parent)) }
-                        for v in stored.reversed() { entryTasks.append(.descendants(v)) }
-                    } else {
-                        let d = state.initialTransition
-                        defaultHistory.append((parent, d))
-                        let targets = chart.transitions[Int(d)].targets
-                        for v in targets.reversed() { entryTasks.append(.ancestors(v, upTo: parent)) }
-                        for v in targets.reversed() { entryTasks.append(.descendants(v)) }
-                    }
-                } else {
-                    addToEntrySet(s)
-                    if state.kind == .compound {
-                        markDefaultEntry(s)
-                        let targets = chart.transitions[Int(state.initialTransition)].targets
-                        for v in targets.reversed() { entryTasks.append(.ancestors(v, upTo: s)) }
-                        for v in targets.reversed() { entryTasks.append(.descendants(v)) }
-                    } else if state.kind == .parallel {
-                        for c in chart.childIndices[Int(s)].reversed() where !chart.states[Int(c)].kind.isHistory {
-                            entryTasks.append(.parallelChild(c))
-                        }
-                    }
-                }
-            case .ancestors(let s, let upTo):
-                // Proper ancestors of s below upTo, nearest first: pushed furthest first. The
-                // stack grows by the chain's length; reversing it in place avoids a temporary.
-                let base = entryTasks.count
-                var a = chart.states[Int(s)].parent
-                while a >= 0 && a != upTo {
-                    entryTasks.append(.ancestorStep(a))
-                    a = chart.states[Int(a)].parent
-                }
-                entryTasks.reverseTail(from: base)
-            case .ancestorStep(let a):
-                addToEntrySet(a)
-                if chart.states[Int(a)].kind == .parallel {
-                    for c in chart.childIndices[Int(a)].reversed() where !chart.states[Int(c)].kind.isHistory {
-                        entryTasks.append(.parallelChild(c))
-                    }
-                }
-            case .parallelChild(let c):
-                let end = chart.states[Int(c)].end
-                if !scope.entries.contains(where: { $0 > c && $0 < end }) {
-                    entryTasks.append(.descendants(c))
-                }
+        entrySet.clear()
+        var n = 0
+        while n < selected.count {
+            let t = selected[n]
+            n += 1
+            if let fixed = chart.staticEntries[Int(t)] {
+                entrySet.addStatic(fixed, defaultEntered: chart.staticDefaultEntries[Int(t)])
+            } else {
+                let ts = targets(of: t)
+                if ts.isEmpty { continue }
+                entrySet.add(
+                    targets: ts, effectiveTargets: effectiveTargets(of: t), domain: domain(of: t), chart: chart,
+                    history: historyValues)
             }
         }
-    }
-
-    @inlinable
-    mutating func addToEntrySet(_ s: Int32) {
-        let w = Int(s) >> 6
-        let bit: UInt64 = 1 << UInt64(s & 63)
-        if entryMarks[w] & bit == 0 {
-            entryMarks[w] |= bit
-            scope.entries.append(s)
-        }
-    }
-
-    @inlinable
-    mutating func markDefaultEntry(_ s: Int32) {
-        defaultEntryMarks[Int(s) >> 6] |= 1 << UInt64(s & 63)
+        entrySet.finish()
+        swap(&scope.entries, &entrySet.entries)
     }
 
     /// SCXML `enterStates`: per state in document order — add to the configuration, entry actions,
@@ -183,29 +108,26 @@ extension ChartInstance {
     @inlinable
     mutating func enterStates() {
         let chart = self.chart
-        scope.entries.sortInPlace()
-        for s in scope.entries { entryMarks[Int(s) >> 6] = 0 }
         var k = 0
         while k < scope.entries.count {
             let s = scope.entries[k]
             k += 1
             configuration.insert(s)
-            let state = chart.states[Int(s)]
             if isTracing { trace.append(.entered(chart.ids[Int(s)])) }
-            if state.hasEntryActions {
+            if chart.states[Int(s)].hasEntryActions {
                 for block in chart.entryActions[Int(s)] { runBlock(block, state: s) }
             }
             let bit: UInt64 = 1 << UInt64(s & 63)
-            if defaultEntryMarks[Int(s) >> 6] & bit != 0 {
-                defaultEntryMarks[Int(s) >> 6] &= ~bit
-                let initial = chart.transitions[Int(state.initialTransition)]
-                if !initial.actions.isEmpty { runBlock(initial.actions, state: s) }
+            if entrySet.defaultMarks[Int(s) >> 6] & bit != 0 {
+                entrySet.defaultMarks[Int(s) >> 6] &= ~bit
+                let initial = Int(chart.states[Int(s)].initialTransition)
+                if !chart.transitions[initial].actions.isEmpty { runBlock(chart.transitions[initial].actions, state: s) }
             }
-            if !defaultHistory.isEmpty, let h = defaultHistory.last(where: { $0.parent == s }) {
+            if !entrySet.defaultHistory.isEmpty, let h = entrySet.defaultHistory.last(where: { $0.parent == s }) {
                 let actions = chart.transitions[Int(h.transition)].actions
                 if !actions.isEmpty { runBlock(actions, state: s) }
             }
-            if state.kind == .final { enteredFinal(s) }
+            if chart.states[Int(s)].kind == .final { enteredFinal(s) }
         }
     }
 

@@ -60,6 +60,10 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let hasEventless: Bool
     /// Request transitions by target state index (see ``ChartDefinition/addRequestRoute(to:within:)``).
     @usableFromInline let requestTransitions: [Int32: Int32]
+    /// Per transition, its entry set in entry order when it does not depend on history (else `nil`).
+    @usableFromInline let staticEntries: [[Int32]?]
+    /// Per transition with a static entry set, the compound states it enters by default.
+    @usableFromInline let staticDefaultEntries: [[Int32]]
     @usableFromInline let historyCount: Int
     /// State ids by index.
     public let ids: [String]
@@ -74,7 +78,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         states: [State], transitions: [Transition], eventCandidates: [Int32], eventlessCandidates: [Int32],
         childIndices: [[Int32]], entryActions: [[[Action<Event, Context>]]], exitActions: [[[Action<Event, Context>]]],
         ids: [String], locations: [SourceLocation?], indexByID: [String: Int32], historyCount: Int,
-        requestTransitions: [Int32: Int32], name: String, eventName: @escaping @Sendable (Event) -> String
+        requestTransitions: [Int32: Int32], staticEntries: [[Int32]?], staticDefaultEntries: [[Int32]], name: String, eventName: @escaping @Sendable (Event) -> String
     ) {
         self.states = states
         self.transitions = transitions
@@ -86,6 +90,8 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.hasEventless = !eventlessCandidates.isEmpty
         self.historyCount = historyCount
         self.requestTransitions = requestTransitions
+        self.staticEntries = staticEntries
+        self.staticDefaultEntries = staticDefaultEntries
         self.ids = ids
         self.locations = locations
         self.indexByID = indexByID

@@ -11,7 +11,8 @@ extension Chart {
             eventCandidates: compiler.eventCandidates, eventlessCandidates: compiler.eventlessCandidates,
             childIndices: compiler.childIndices, entryActions: compiler.entryActions, exitActions: compiler.exitActions,
             ids: compiler.ids, locations: compiler.locations, indexByID: compiler.indexByID,
-            historyCount: compiler.historyCount, requestTransitions: compiler.requestTransitions, name: definition.name, eventName: definition.eventName)
+            historyCount: compiler.historyCount, requestTransitions: compiler.requestTransitions,
+            staticEntries: compiler.staticEntries, staticDefaultEntries: compiler.staticDefaultEntries, name: definition.name, eventName: definition.eventName)
     }
 }
 
@@ -33,6 +34,8 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
     var indexByID: [String: Int32] = [:]
     var historyCount = 0
     var requestTransitions: [Int32: Int32] = [:]
+    var staticEntries: [[Int32]?] = []
+    var staticDefaultEntries: [[Int32]] = []
 
     init(_ definition: ChartDefinition<Event, Context>) { self.definition = definition }
 
@@ -45,6 +48,27 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
         try shape()
         try resolveTransitions()
         fillCandidates()
+        precomputeEntrySets()
+    }
+
+    /// The entry set of every transition whose entry does not depend on history values or on a
+    /// dynamic target, computed once with the interpreter's own ``EntrySetBuilder``.
+    private mutating func precomputeEntrySets() {
+        var builder = EntrySetBuilder<Event, Context>(stateCount: states.count)
+        staticEntries = Array(repeating: nil, count: transitions.count)
+        staticDefaultEntries = Array(repeating: [], count: transitions.count)
+        for k in transitions.indices {
+            let t = transitions[k]
+            guard t.domain >= 0, !t.targets.isEmpty, !(t.isPseudo && states[Int(t.source)].kind.isHistory) else { continue }
+            builder.clear()
+            builder.add(targets: t.targets, domain: t.domain, states: states, transitions: transitions, children: childIndices)
+            builder.finish()
+            let defaults = builder.entries.filter { builder.defaultMarks[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 }
+            for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
+            guard !builder.touchedHistory else { continue }
+            staticEntries[k] = builder.entries.array
+            staticDefaultEntries[k] = defaults
+        }
     }
 
     /// Pre-order numbering with an explicit stack.

@@ -1,0 +1,162 @@
+/// SCXML `computeEntrySet`: which states a set of transitions enters, which compound states are
+/// entered by default (their initial transition's actions run), and which history defaults apply.
+///
+/// The recursion of `addDescendantStatesToEnter` / `addAncestorStatesToEnter` is replaced by an
+/// explicit task stack that visits states in exactly the same order, so no chart can overflow the
+/// stack. The same builder runs when a chart is compiled — to precompute the entry set of every
+/// transition that involves no history (``Chart`` keeps them) — and at run time for the others.
+@usableFromInline
+struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
+    @usableFromInline typealias C = Chart<Event, Context>
+
+    /// The states to enter, in the order found (sorted by ``finish()``).
+    @usableFromInline var entries = ScratchBuffer<Int32>()
+    /// History pseudo-states entered through their default transition: (parent, default transition).
+    @usableFromInline var defaultHistory = ScratchBuffer<HistoryDefault>()
+    /// Whether a history state was met: the result then depends on history values.
+    @usableFromInline var touchedHistory = false
+    @usableFromInline var marks: [UInt64]
+    /// Compound states entered by default, as bits; consumed (cleared) when entered.
+    @usableFromInline var defaultMarks: [UInt64]
+    @usableFromInline var tasks = ScratchBuffer<Task>()
+
+    @usableFromInline
+    struct HistoryDefault: Sendable {
+        @usableFromInline var parent: Int32
+        @usableFromInline var transition: Int32
+        @inlinable init(parent: Int32, transition: Int32) {
+            self.parent = parent
+            self.transition = transition
+        }
+    }
+
+    @usableFromInline
+    enum Task: Sendable {
+        case descendants(Int32)
+        case ancestors(Int32, upTo: Int32)
+        case ancestorStep(Int32)
+        case parallelChild(Int32)
+    }
+
+    @inlinable init(stateCount: Int) {
+        let words = (stateCount + 63) / 64
+        marks = Array(repeating: 0, count: words)
+        defaultMarks = Array(repeating: 0, count: words)
+    }
+
+    /// Starts a new computation.
+    @inlinable mutating func clear() {
+        entries.removeAll()
+        if !defaultHistory.isEmpty { defaultHistory.removeAll() }
+        touchedHistory = false
+    }
+
+    /// Adds a precomputed entry set (sorted states and the compound states among them entered by default).
+    @inlinable mutating func addStatic(_ states: [Int32], defaultEntered: [Int32]) {
+        for s in states { add(s) }
+        for s in defaultEntered { defaultMarks[Int(s) >> 6] |= 1 << UInt64(s & 63) }
+    }
+
+    /// Adds what one transition enters: its targets with their default or history entry, and
+    /// their ancestors below `domain`.
+    @inlinable
+    mutating func add(
+        targets: [Int32], effectiveTargets: [Int32], domain: Int32, chart: C, history: [[Int32]?]
+    ) {
+        tasks.removeAll()
+        var i = effectiveTargets.count
+        while i > 0 {
+            i -= 1
+            tasks.append(.ancestors(effectiveTargets[i], upTo: domain))
+        }
+        i = targets.count
+        while i > 0 {
+            i -= 1
+            tasks.append(.descendants(targets[i]))
+        }
+        run(states: chart.states, transitions: chart.transitions, children: chart.childIndices, history: history)
+    }
+
+    /// The compile-time form of ``add(targets:effectiveTargets:domain:chart:history:)``.
+    mutating func add(
+        targets: [Int32], domain: Int32, states: [C.State], transitions: [C.Transition], children: [[Int32]]
+    ) {
+        tasks.removeAll()
+        for t in targets.reversed() { tasks.append(.ancestors(t, upTo: domain)) }
+        for t in targets.reversed() { tasks.append(.descendants(t)) }
+        run(states: states, transitions: transitions, children: children, history: [])
+    }
+
+    /// Sorts the entries into entry order and clears the dedup marks.
+    @inlinable mutating func finish() {
+        for s in entries { marks[Int(s) >> 6] = 0 }
+        entries.sortInPlace()
+    }
+
+    @inlinable mutating func add(_ s: Int32) {
+        let w = Int(s) >> 6
+        let bit: UInt64 = 1 << UInt64(s & 63)
+        if marks[w] & bit == 0 {
+            marks[w] |= bit
+            entries.append(s)
+        }
+    }
+
+    @inlinable
+    mutating func run(states: [C.State], transitions: [C.Transition], children: [[Int32]], history: [[Int32]?]) {
+        while let task = tasks.popLast() {
+            switch task {
+            case .descendants(let s):
+                let kind = states[Int(s)].kind
+                if kind.isHistory {
+                    touchedHistory = true
+                    let parent = states[Int(s)].parent
+                    let slot = Int(states[Int(s)].historySlot)
+                    if slot < history.count, let stored = history[slot] {
+                        for v in stored.reversed() { tasks.append(.ancestors(v, upTo: parent)) }
+                        for v in stored.reversed() { tasks.append(.descendants(v)) }
+                    } else {
+                        let d = states[Int(s)].initialTransition
+                        defaultHistory.append(HistoryDefault(parent: parent, transition: d))
+                        let targets = transitions[Int(d)].targets
+                        for v in targets.reversed() { tasks.append(.ancestors(v, upTo: parent)) }
+                        for v in targets.reversed() { tasks.append(.descendants(v)) }
+                    }
+                } else {
+                    add(s)
+                    if kind == .compound {
+                        defaultMarks[Int(s) >> 6] |= 1 << UInt64(s & 63)
+                        let targets = transitions[Int(states[Int(s)].initialTransition)].targets
+                        for v in targets.reversed() { tasks.append(.ancestors(v, upTo: s)) }
+                        for v in targets.reversed() { tasks.append(.descendants(v)) }
+                    } else if kind == .parallel {
+                        for c in children[Int(s)].reversed() where !states[Int(c)].kind.isHistory {
+                            tasks.append(.parallelChild(c))
+                        }
+                    }
+                }
+            case .ancestors(let s, let upTo):
+                // Proper ancestors of s below upTo, nearest first: pushed furthest first.
+                let base = tasks.count
+                var a = states[Int(s)].parent
+                while a >= 0 && a != upTo {
+                    tasks.append(.ancestorStep(a))
+                    a = states[Int(a)].parent
+                }
+                tasks.reverseTail(from: base)
+            case .ancestorStep(let a):
+                add(a)
+                if states[Int(a)].kind == .parallel {
+                    for c in children[Int(a)].reversed() where !states[Int(c)].kind.isHistory {
+                        tasks.append(.parallelChild(c))
+                    }
+                }
+            case .parallelChild(let c):
+                let end = states[Int(c)].end
+                if !entries.contains(where: { $0 > c && $0 < end }) {
+                    tasks.append(.descendants(c))
+                }
+            }
+        }
+    }
+}
