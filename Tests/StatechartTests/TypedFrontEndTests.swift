@@ -209,3 +209,15 @@ struct TypedFrontEndTests {
         #expect(throws: MachineError.self) { try StateMachine(finalWithTransition, context: ()) }
     }
 }
+
+@Suite("Typed conveniences")
+struct TypedConvenienceTests {
+    @Test("R26: a top-level request can use the leading-dot syntax; machine time is readable")
+    func leadingDotRequest() throws {
+        var m = try StateMachine(loginMachine(), context: Session())
+        try m.transition(to: .loggedOut)
+        #expect(m.state == .loggedOut)
+        try m.advance(by: .seconds(2))
+        #expect(m.now == .seconds(2))
+    }
+}

@@ -108,6 +108,9 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         for e in events { try send(e) }
     }
 
+    /// The machine's time: how far its clock has been advanced since it started (rule R17).
+    public var now: Duration { core.now }
+
     /// Advances machine time, firing delayed sends that fall due (rule R17).
     public mutating func advance(by duration: Duration) throws(MachineError) {
         try instance.advance(by: duration)

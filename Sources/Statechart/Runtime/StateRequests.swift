@@ -13,6 +13,16 @@ extension StateMachine {
     /// The transition itself exits the current state of that level (innermost first), enters the
     /// target with its default or history entry, and runs to completion like any event.
     public mutating func transition<T: Hashable & Sendable>(to target: T) throws(MachineError) {
+        try requestValue(target)
+    }
+
+    /// Requests a transition to a state of the top-level machine: `machine.transition(to: .loggedIn)`.
+    /// See ``transition(to:)-(T)`` for the checks (rule R26).
+    public mutating func transition(to target: State) throws(MachineError) {
+        try requestValue(target)
+    }
+
+    mutating func requestValue<T: Hashable & Sendable>(_ target: T) throws(MachineError) {
         let candidates = typed.indicesByValue[AnyHashable(target)] ?? []
         guard !candidates.isEmpty else { throw .unknownState("\(target)") }
         // Among several places where T's machine runs, the active one.
