@@ -25,6 +25,8 @@ public struct StateElement<State: Hashable & Sendable, Event: Hashable & Sendabl
         case routes([State])
         case barrier(@Sendable (Context) -> Barrier<State>)
         case dynamic(@Sendable (Context) -> State)
+        case after(Duration, TransitionSpec<State, Event, Context>)
+        case invoke(Invocation<Event, Context>)
     }
     let kind: Kind
 }

@@ -31,6 +31,8 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         var barriers: [S: @Sendable (Context) -> Barrier<S>] = [:]
         var dynamics: [S: @Sendable (Context) -> S] = [:]
         var anyState: [TransitionSpec<S, Event, Context>] = []
+        var afters: [S: [(Duration, TransitionSpec<S, Event, Context>)]] = [:]
+        var invocations: [S: [Invocation<Event, Context>]] = [:]
 
         mutating func touch(_ s: S) {
             if roles[s] == nil {
@@ -71,6 +73,11 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                             throw .invalidStructure("\(s)", reason: "a state has at most one dynamic transition", location: nil)
                         }
                         g.dynamics[s] = d
+                    case .after(let delay, let t):
+                        g.afters[s, default: []].append((delay, t))
+                        touchTargets(t)
+                    case .invoke(let i):
+                        g.invocations[s, default: []].append(i)
                     }
                 }
             case .transition(let sources, let spec):
@@ -149,6 +156,16 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             for spec in g.transitions[s] ?? [] {
                 try addTransition(spec, from: node, sourceID: id, idOf: idOf)
             }
+            // Delayed transitions: a timer started on entry and cancelled on exit (rule R45).
+            for (k, (delay, spec)) in (g.afters[s] ?? []).enumerated() {
+                let key = "\(id)#\(k)"
+                definition.addOnEntry([.startTimer(key, after: delay)], to: node)
+                definition.addOnExit([.cancelTimer(key)], to: node)
+                var timed = spec
+                timed.event = .timer(key)
+                try addTransition(timed, from: node, sourceID: id, idOf: idOf)
+            }
+            for invocation in g.invocations[s] ?? [] { definition.addInvocation(invocation, to: node) }
             var barrier: (@Sendable (Context) -> BarrierAnswer)?
             if let b = g.barriers[s] {
                 let ids = idOf

@@ -39,6 +39,11 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
     @usableFromInline var entrySet: EntrySetBuilder<Event, Context>
     @usableFromInline var failures: [String] = []
+    /// Work queued by actions with ``ActionScope/perform(_:_:)``, not yet taken by a runtime.
+    public internal(set) var pendingWork: [PendingWork<Event>] = []
+    @usableFromInline var invocationRequests: [InvocationRequest<Event, Context>] = []
+    @usableFromInline var runningInvocations: [(token: UInt64, state: Int32)] = []
+    @usableFromInline var invocationToken: UInt64 = 0
     @usableFromInline var limitError: MachineError?
     @usableFromInline var recentSteps: [(state: Int32, event: String)] = []
 
@@ -159,6 +164,24 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
 
     /// The time at which the next delayed send falls due, if any.
     public var nextDueTime: Duration? { timers.first?.due }
+
+    /// Takes the work queued by actions since the last call (rule R51).
+    public mutating func takePendingWork() -> [PendingWork<Event>] {
+        defer { pendingWork.removeAll() }
+        return pendingWork
+    }
+
+    /// Takes what must be started and cancelled since the last call: work of states entered (and
+    /// still active) and of states exited (rule R52).
+    public mutating func takeInvocationRequests() -> [InvocationRequest<Event, Context>] {
+        defer { invocationRequests.removeAll() }
+        return invocationRequests
+    }
+
+    /// Tokens of the invoked work that is running (started and its state still active), with its state.
+    public var runningInvocationTokens: [(token: UInt64, state: ChartStateID)] {
+        runningInvocations.map { ($0.token, ChartStateID($0.state)) }
+    }
 
     /// The number of delayed sends waiting for their time.
     public var pendingDelayedSends: Int { timers.count }

@@ -30,6 +30,8 @@ public enum MachineError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidSnapshot(String)
     /// The machine's declaration is not a valid chart.
     case invalidChart(ChartError)
+    /// Middleware refused the event (it threw, or did not call `next`); nothing changed.
+    case transitionRejected(event: String)
 
     /// A one-line explanation.
     public var description: String {
@@ -49,6 +51,7 @@ public enum MachineError: Error, Hashable, Sendable, CustomStringConvertible {
         case .executionFailed(let m): return "actions failed: " + m.joined(separator: "; ")
         case .invalidSnapshot(let m): return "invalid snapshot: \(m)"
         case .invalidChart(let e): return "invalid chart: \(e)"
+        case .transitionRejected(let e): return "middleware rejected '\(e)'"
         }
     }
 }

@@ -84,6 +84,7 @@ extension ChartInstance {
             if chart.states[Int(s)].hasExitActions {
                 for block in chart.exitActions[Int(s)] { runBlock(block, state: s) }
             }
+            if chart.hasInvocations { stopInvocations(of: s) }
             configuration.remove(s)
         }
         internalQueue.removeAll()

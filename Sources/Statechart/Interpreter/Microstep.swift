@@ -32,6 +32,7 @@ extension ChartInstance {
             if chart.states[Int(s)].hasExitActions {
                 for block in chart.exitActions[Int(s)] { runBlock(block, state: s) }
             }
+            if chart.hasInvocations { stopInvocations(of: s) }
             configuration.remove(s)
         }
         // 4. Transition actions in selection order.
@@ -127,6 +128,7 @@ extension ChartInstance {
                 let actions = chart.transitions[Int(h.transition)].actions
                 if !actions.isEmpty { runBlock(actions, state: s) }
             }
+            if chart.hasInvocations && !chart.invocations[Int(s)].isEmpty { startInvocations(of: s) }
             if chart.states[Int(s)].kind == .final { enteredFinal(s) }
         }
     }
@@ -149,6 +151,41 @@ extension ChartInstance {
         {
             raiseInternal(.done(ChartStateID(grandparent)))
         }
+    }
+
+    /// Keeps work queued by ``ActionScope/perform(_:_:)`` for the runtime (rule R51).
+    @usableFromInline
+    mutating func queueWork(_ name: String?, _ work: @escaping @Sendable () async throws -> Event?) {
+        let source = scope.currentState.map { chart.ids[Int($0.index)] } ?? chart.name
+        pendingWork.append(PendingWork(name: name, source: source, work: work))
+    }
+
+    /// Requests the start of a state's invoked work (rule R52).
+    @usableFromInline
+    mutating func startInvocations(of s: Int32) {
+        for invocation in chart.invocations[Int(s)] {
+            invocationToken &+= 1
+            invocationRequests.append(.start(token: invocationToken, state: ChartStateID(s), invocation: invocation))
+            runningInvocations.append((invocationToken, s))
+        }
+    }
+
+    /// Cancels a state's invoked work; work requested in this macrostep is simply not started.
+    @usableFromInline
+    mutating func stopInvocations(of s: Int32) {
+        guard runningInvocations.contains(where: { $0.state == s }) else { return }
+        for (token, state) in runningInvocations where state == s {
+            let pendingStart = invocationRequests.firstIndex {
+                if case .start(let t, _, _) = $0 { return t == token }
+                return false
+            }
+            if let pendingStart {
+                invocationRequests.remove(at: pendingStart)
+            } else {
+                invocationRequests.append(.cancel(token: token))
+            }
+        }
+        runningInvocations.removeAll { $0.state == s }
     }
 
     /// Whether a compound state has an active final child, or every region of a parallel does.
@@ -185,6 +222,12 @@ extension ChartInstance {
                 cancelSend(id: id)
             case .log(let label, let message):
                 if isTracing { trace.append(.log(message.map { "\(label): \($0)" } ?? label)) }
+            case .startTimer(let key, let delay):
+                let id = "timer." + key
+                cancelSend(id: id)
+                send(.timer(key), delay: delay, id: id)
+            case .cancelTimer(let key):
+                cancelSend(id: "timer." + key)
             case .run(let name, let body):
                 scope.currentState = ChartStateID(state)
                 if isTracing { trace.append(.action(name ?? "action")) }
@@ -214,6 +257,8 @@ extension ChartInstance {
             case .send(let e, let delay, let id): send(.event(e), delay: delay, id: id)
             case .cancel(let id): cancelSend(id: id)
             case .log(let m): if isTracing { trace.append(.log(m)) }
+            case .perform(let name, let work):
+                queueWork(name, work)
             }
         }
         scope.effects.removeAll()

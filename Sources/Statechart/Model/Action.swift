@@ -16,6 +16,12 @@ public enum Action<Event: Hashable & Sendable, Context>: Sendable {
     /// Runs a closure with access to the extended state and the event queues. The name labels
     /// the action in traces and diagrams.
     case run(String?, @Sendable (inout ActionScope<Event, Context>) throws -> Void)
+    /// Starts (or restarts) the timer with this key: `timer.<key>` reaches the external queue
+    /// after `delay`, unless ``cancelTimer(_:)`` runs first. Delayed transitions (``After``) are
+    /// made of these.
+    case startTimer(String, after: Duration)
+    /// Cancels the timer with this key.
+    case cancelTimer(String)
 
     /// A short label for traces and diagrams.
     public var label: String {
@@ -25,6 +31,8 @@ public enum Action<Event: Hashable & Sendable, Context>: Sendable {
         case .cancel(let id): return "cancel \(id)"
         case .log(let label, _): return "log \(label)"
         case .run(let name, _): return name ?? "action"
+        case .startTimer(let key, let delay): return "start timer \(key) (\(delay))"
+        case .cancelTimer(let key): return "cancel timer \(key)"
         }
     }
 }
@@ -60,6 +68,7 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
         case send(Event, delay: Duration, id: String?)
         case cancel(String)
         case log(String)
+        case perform(String?, @Sendable () async throws -> Event?)
     }
 
     /// State ids of the chart, by index (shared with the chart, never copied).
@@ -93,6 +102,14 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
 
     /// Writes a line to the machine's trace.
     public mutating func log(_ message: String) { effects.append(.log(message)) }
+
+    /// Queues asynchronous work to run after the current macrostep (rule R51). The asynchronous
+    /// runtime awaits it before `send` returns and sends the event it returns, if any, as an
+    /// external event; a thrown error becomes `error.execution`. The synchronous ``StateMachine``
+    /// keeps it in ``StateMachine/pendingWork`` for the caller to run.
+    public mutating func perform(_ name: String? = nil, _ work: @escaping @Sendable () async throws -> Event?) {
+        effects.append(.perform(name, work))
+    }
 
     /// Reads and writes a property of the extended state: `scope.count += 1`.
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<Context, T>) -> T {

@@ -111,6 +111,7 @@ extension Chart {
         case .matching: return .matching
         case .done(let s): return .done(ChartStateID(s))
         case .error: return .error
+        case .timer(let key): return .names(["timer." + key])
         }
     }
 
@@ -131,6 +132,8 @@ extension Chart {
         case .cancel(let id): return .cancel(id: id)
         case .log(let label, let message): return .log(label: label, message: message)
         case .run(let name, _): return .run(name)
+        case .startTimer(let key, let delay): return .send("timer." + key, delay: delay, id: "timer." + key)
+        case .cancelTimer(let key): return .cancel(id: "timer." + key)
         }
     }
 }

@@ -64,6 +64,10 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let staticEntries: [[Int32]?]
     /// Per transition with a static entry set, the compound states it enters by default.
     @usableFromInline let staticDefaultEntries: [[Int32]]
+    /// Invoked work by state (empty for most states).
+    @usableFromInline let invocations: [[Invocation<Event, Context>]]
+    /// Whether any state invokes work.
+    @usableFromInline let hasInvocations: Bool
     @usableFromInline let historyCount: Int
     /// State ids by index.
     public let ids: [String]
@@ -78,7 +82,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         states: [State], transitions: [Transition], eventCandidates: [Int32], eventlessCandidates: [Int32],
         childIndices: [[Int32]], entryActions: [[[Action<Event, Context>]]], exitActions: [[[Action<Event, Context>]]],
         ids: [String], locations: [SourceLocation?], indexByID: [String: Int32], historyCount: Int,
-        requestTransitions: [Int32: Int32], staticEntries: [[Int32]?], staticDefaultEntries: [[Int32]], name: String, eventName: @escaping @Sendable (Event) -> String
+        requestTransitions: [Int32: Int32], staticEntries: [[Int32]?], staticDefaultEntries: [[Int32]], invocations: [[Invocation<Event, Context>]], name: String, eventName: @escaping @Sendable (Event) -> String
     ) {
         self.states = states
         self.transitions = transitions
@@ -92,6 +96,8 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.requestTransitions = requestTransitions
         self.staticEntries = staticEntries
         self.staticDefaultEntries = staticDefaultEntries
+        self.invocations = invocations
+        self.hasInvocations = invocations.contains { !$0.isEmpty }
         self.ids = ids
         self.locations = locations
         self.indexByID = indexByID
@@ -136,6 +142,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         case .event(let e): return eventName(e)
         case .done(let s): return "done.state." + ids[Int(s.index)]
         case .error(let e): return e.name
+        case .timer(let key): return "timer." + key
         }
     }
 

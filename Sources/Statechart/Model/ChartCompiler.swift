@@ -12,7 +12,8 @@ extension Chart {
             childIndices: compiler.childIndices, entryActions: compiler.entryActions, exitActions: compiler.exitActions,
             ids: compiler.ids, locations: compiler.locations, indexByID: compiler.indexByID,
             historyCount: compiler.historyCount, requestTransitions: compiler.requestTransitions,
-            staticEntries: compiler.staticEntries, staticDefaultEntries: compiler.staticDefaultEntries, name: definition.name, eventName: definition.eventName)
+            staticEntries: compiler.staticEntries, staticDefaultEntries: compiler.staticDefaultEntries,
+            invocations: compiler.invocations, name: definition.name, eventName: definition.eventName)
     }
 }
 
@@ -36,6 +37,7 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
     var requestTransitions: [Int32: Int32] = [:]
     var staticEntries: [[Int32]?] = []
     var staticDefaultEntries: [[Int32]] = []
+    var invocations: [[Invocation<Event, Context>]] = []
 
     init(_ definition: ChartDefinition<Event, Context>) { self.definition = definition }
 
@@ -119,6 +121,7 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
             locations.append(n.location)
             childIndices.append(children)
             entryActions.append(n.onEntry)
+            invocations.append(n.invocations)
             exitActions.append(n.onExit)
             let depth: Int32 = parent < 0 ? 0 : states[Int(parent)].depth + 1
             var slot: Int32 = -1
@@ -163,7 +166,7 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
             if let t = n.transitions.first, t.event != nil || t.guardCondition != nil {
                 throw .invalidStructure(id, reason: "a history default transition has no event and no condition", location: t.location ?? n.location)
             }
-            if !n.onEntry.isEmpty || !n.onExit.isEmpty {
+            if !n.onEntry.isEmpty || !n.onExit.isEmpty || !n.invocations.isEmpty {
                 throw .invalidStructure(id, reason: "a history state has no entry or exit actions", location: n.location)
             }
         case .final:
@@ -327,6 +330,7 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
         case .matching(let p): return .matching(p)
         case .done(let id): return .done(try resolve(id, from: from, location: location))
         case .error: return .error
+        case .timer(let key): return .timer(key)
         case .names(let tokens): return EventMatcher.normalizedNames(tokens)
         }
     }

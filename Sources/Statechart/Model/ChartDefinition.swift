@@ -23,6 +23,7 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
         var onEntry: [[Action<Event, Context>]] = []
         var onExit: [[Action<Event, Context>]] = []
         var transitions: [TransitionDefinition<Event, Context>] = []
+        var invocations: [Invocation<Event, Context>] = []
         var location: SourceLocation?
     }
 
@@ -91,6 +92,11 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     /// Appends an exit block (SCXML `<onexit>`) to a state.
     public mutating func addOnExit(_ actions: [Action<Event, Context>], to state: Node) {
         nodes[state.rawValue].onExit.append(actions)
+    }
+
+    /// Adds work the state runs while it is active (rule R52).
+    public mutating func addInvocation(_ invocation: Invocation<Event, Context>, to state: Node) {
+        nodes[state.rawValue].invocations.append(invocation)
     }
 
     /// Sets a compound state's initial targets and the actions of its initial transition

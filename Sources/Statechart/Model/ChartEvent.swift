@@ -7,6 +7,8 @@ public enum ChartEvent<Event: Hashable & Sendable>: Hashable, Sendable {
     case done(ChartStateID)
     /// `error.execution`: an action or guard threw; the message says which and why.
     case error(ExecutionErrorEvent)
+    /// `timer.<key>`: a delayed transition's timer fired (``Action/startTimer(_:after:)``).
+    case timer(String)
 
     /// The user event, if this is one.
     @inlinable public var userEvent: Event? {

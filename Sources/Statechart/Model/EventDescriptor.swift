@@ -14,6 +14,8 @@ public enum EventDescriptor<Event: Hashable & Sendable>: Sendable {
     case done(String)
     /// Any execution error event (`error.execution`).
     case error
+    /// The timer with this key (see ``Action/startTimer(_:after:)``).
+    case timer(String)
     /// SCXML event descriptors: each token matches an event name equal to it or starting with it
     /// followed by a dot (`error` matches `error.execution`); `foo.*` and `foo.` mean `foo`; `*` matches all.
     case names([String])
@@ -27,6 +29,7 @@ enum EventMatcher<Event: Hashable & Sendable>: Sendable {
     case matching(@Sendable (Event) -> Bool)
     case done(Int32)
     case error
+    case timer(String)
     case names([String])
 
     /// Normalizes SCXML tokens: `foo.*` and `foo.` become `foo`; a `*` token makes the descriptor `.any`.
@@ -57,6 +60,9 @@ enum EventMatcher<Event: Hashable & Sendable>: Sendable {
             return false
         case .error:
             if case .error = event { return true }
+            return false
+        case .timer(let key):
+            if case .timer(let k) = event { return k == key }
             return false
         case .names(let tokens):
             let n = chart.name(of: event)
