@@ -246,3 +246,33 @@ struct ObservationTests {
         #expect(model.isActive(PaymentState.authorizing))
     }
 }
+
+@Suite("Cancellation")
+struct CancellationTests {
+    @Test("R57: cancelling a task that awaits send does not interrupt the operation; the machine stays consistent and the next send works")
+    func cancelledSender() async throws {
+        let gate = TestGate()
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
+            When(.idle) {
+                On(.start, to: .loading) { scope in
+                    scope.perform("slow") {
+                        await gate.wait()
+                        return .loadedData
+                    }
+                }
+            }
+            When(.loading) { On(.loadedData, to: .loaded) }
+            When(.loaded) { On(.cancel, to: .cancelled) }
+            When(.cancelled) {}
+        }
+        let m = try await AsyncStateMachine(machine, context: JobLog(), clock: ManualClock())
+        let sender = Task { try await m.send(.start) }
+        await gate.waitForArrivals(1)
+        sender.cancel()
+        await gate.open()
+        try await sender.value
+        #expect(await m.state == .loaded)
+        try await m.send(.cancel)
+        #expect(await m.state == .cancelled)
+    }
+}
