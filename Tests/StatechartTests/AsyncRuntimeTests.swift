@@ -276,3 +276,50 @@ struct CancellationTests {
         #expect(await m.state == .cancelled)
     }
 }
+
+@Suite("Async guards")
+struct AsyncGuardTests {
+    @Test("R58, R50: a slow async guard is awaited while a concurrent send waits; the transition commits from the state it was defined for")
+    func slowGuard() async throws {
+        let gate = TestGate()
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
+            Transition(from: .idle, on: .start, to: .loading, asyncGuard: { _ in
+                await gate.wait()
+                return true
+            })
+            Transition(from: .idle, on: .cancel, to: .cancelled)
+            Transition(from: .loading, on: .cancel, to: .failed)
+            When(.cancelled) {}
+            When(.failed) {}
+        }
+        let m = try await AsyncStateMachine(machine, context: JobLog(), clock: ManualClock())
+        let first = Task { try await m.send(.start) }
+        await gate.waitForArrivals(1)
+        let second = Task { try await m.send(.cancel) }
+        while await m.waitingOperations == 0 { await Task.yield() }
+        await gate.open()
+        try await first.value
+        try await second.value
+        // swift-state-kit: cancel would have moved idle → cancelled during the guard, and the start
+        // transition would then have committed from `cancelled`.
+        #expect(await m.state == .failed)
+    }
+
+    @Test("R58: a false async guard falls through; a synchronous machine never takes an async-guarded transition")
+    func falseGuard() async throws {
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
+            When(.idle) {
+                On(.start, to: .loading, asyncGuard: { _ in false })
+                On(.start, to: .failed)
+            }
+            When(.loading) {}
+            When(.failed) {}
+        }
+        let m = try await AsyncStateMachine(machine, context: JobLog(), clock: ManualClock())
+        try await m.send(.start)
+        #expect(await m.state == .failed)
+        var s = try StateMachine(machine, context: JobLog())
+        try s.send(.start)
+        #expect(s.state == .failed)
+    }
+}

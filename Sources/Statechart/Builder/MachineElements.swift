@@ -51,6 +51,7 @@ struct TransitionSpec<State: Hashable & Sendable, Event: Hashable & Sendable, Co
     var guardCondition: Guard<Event, Context>?
     var actions: [Action<Event, Context>]
     var kind: TransitionKind
+    var asyncGuard: (@Sendable (Context, Event) async -> Bool)? = nil
 }
 
 /// What a state's barrier answers when a transition to it is requested (Machinus' transition barrier).

@@ -69,6 +69,22 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable,
         self.init(from: [source], on: event, to: target, guard: condition, action: action)
     }
 
+    /// A transition from one state with an asynchronous guard (swift-state-kit's async guards):
+    /// awaited by ``AsyncStateMachine`` before the event is processed, while no other send can
+    /// move the machine (rules R50, R58).
+    public init(
+        from source: State, on event: Event, to target: State,
+        asyncGuard condition: @escaping @Sendable (Context) async -> Bool,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        element = MachineElement(
+            kind: .transition(
+                from: [source],
+                TransitionSpec(
+                    event: .event(event), target: .states([target]), guardCondition: nil,
+                    actions: runAction(action), kind: .external, asyncGuard: { context, _ in await condition(context) })))
+    }
+
     /// The same transition from each of several states.
     public init(
         from sources: [State], on event: Event, to target: State,

@@ -33,6 +33,19 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
             guardCondition: guardFrom(condition), actions: runAction(action), kind: isInternal ? .internal : .external)
     }
 
+    /// A transition on `event` with an asynchronous guard, awaited by ``AsyncStateMachine`` before
+    /// the event is processed (rule R58); a synchronous ``StateMachine`` never takes it.
+    public init(
+        _ event: Event, to targets: State..., internal isInternal: Bool = false,
+        asyncGuard condition: @escaping @Sendable (Context) async -> Bool,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: .event(event), target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
+            actions: runAction(action), kind: isInternal ? .internal : .external,
+            asyncGuard: { context, _ in await condition(context) })
+    }
+
     /// A transition on `event` to states anywhere in the chart.
     public init(
         _ event: Event, to targets: StateRef..., internal isInternal: Bool = false,

@@ -214,6 +214,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         var t = TransitionDefinition<Event, Context>(
             on: spec.doneOfSource ? .done(sourceID) : spec.event, guard: spec.guardCondition, kind: spec.kind,
             actions: spec.actions)
+        t.asyncGuard = spec.asyncGuard
         switch spec.target {
         case .none: break
         case .states(let ss): t.targets = ss.map { idOf[$0]! }

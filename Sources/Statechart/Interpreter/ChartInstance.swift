@@ -44,6 +44,8 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline var invocationRequests: [InvocationRequest<Event, Context>] = []
     @usableFromInline var runningInvocations: [(token: UInt64, state: Int32)] = []
     @usableFromInline var invocationToken: UInt64 = 0
+    /// Answers of asynchronous guards for the external event being processed (rule R58).
+    @usableFromInline var asyncGuardResults: [Int32: Bool] = [:]
     @usableFromInline var limitError: MachineError?
     @usableFromInline var recentSteps: [(state: Int32, event: String)] = []
 

@@ -11,7 +11,10 @@ extension ChartInstance {
         while isRunning, let event = externalQueue.popFirst() {
             scope.currentEvent = event
             if isTracing { trace.append(.event(chart.name(of: event), external: true)) }
-            if selectTransitions(for: event) {
+            let enabled = selectTransitions(for: event)
+            // Async guard answers hold for this selection only (rule R58).
+            if chart.hasAsyncGuards { asyncGuardResults.removeAll() }
+            if enabled {
                 if first { handledFirst = true }
                 microstep()
             } else if isTracing {

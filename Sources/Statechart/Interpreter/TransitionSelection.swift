@@ -29,6 +29,9 @@ extension ChartInstance {
                 if let g = chart.transitions[Int(t)].guardCondition, !evaluate(g, event: event, transition: t) {
                     continue
                 }
+                if chart.hasAsyncGuards, chart.transitions[Int(t)].asyncGuard != nil, asyncGuardResults[t] != true {
+                    continue
+                }
                 if chart.transitions[Int(t)].dynamicTargets != nil, !resolveDynamicTargets(t, event: event) {
                     continue
                 }
@@ -41,6 +44,31 @@ extension ChartInstance {
         for t in selected { selectedDomains.append(domain(of: t)) }
         if selected.count > 1 { removeConflictingTransitions() }
         return true
+    }
+
+    /// The asynchronous guards an external event could consult in the current configuration, in
+    /// selection order (rule R58): the runtime awaits them and passes the answers to
+    /// ``setAsyncGuardResults(_:)`` before sending the event.
+    public func asyncGuards(for event: Event) -> [(transition: Int32, condition: @Sendable (Context, Event) async -> Bool)] {
+        guard chart.hasAsyncGuards else { return [] }
+        var result: [(transition: Int32, condition: @Sendable (Context, Event) async -> Bool)] = []
+        for s in configuration.list where chart.states[Int(s)].kind.isAtomic {
+            let state = chart.states[Int(s)]
+            for k in state.candidateStart..<state.candidateEnd {
+                let t = chart.eventCandidates[Int(k)]
+                guard let condition = chart.transitions[Int(t)].asyncGuard,
+                    let matcher = chart.transitions[Int(t)].matcher, matcher.matches(.event(event), in: chart),
+                    !result.contains(where: { $0.transition == t })
+                else { continue }
+                result.append((t, condition))
+            }
+        }
+        return result
+    }
+
+    /// Sets the answers of asynchronous guards for the next external event only (rule R58).
+    public mutating func setAsyncGuardResults(_ results: [Int32: Bool]) {
+        asyncGuardResults = results
     }
 
     /// Evaluates a guard; a throwing predicate counts as false and raises `error.execution`.

@@ -43,6 +43,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         @usableFromInline var domain: Int32
         @usableFromInline var actions: [Action<Event, Context>]
         @usableFromInline var dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?
+        @usableFromInline var asyncGuard: (@Sendable (Context, Event) async -> Bool)? = nil
         @usableFromInline var location: SourceLocation?
         /// Index among the transitions of its source state (0-based).
         @usableFromInline var ordinal: Int32
@@ -68,6 +69,8 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let invocations: [[Invocation<Event, Context>]]
     /// Whether any state invokes work.
     @usableFromInline let hasInvocations: Bool
+    /// Whether any transition has an asynchronous guard.
+    @usableFromInline let hasAsyncGuards: Bool
     @usableFromInline let historyCount: Int
     /// State ids by index.
     public let ids: [String]
@@ -98,6 +101,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.staticDefaultEntries = staticDefaultEntries
         self.invocations = invocations
         self.hasInvocations = invocations.contains { !$0.isEmpty }
+        self.hasAsyncGuards = transitions.contains { $0.asyncGuard != nil }
         self.ids = ids
         self.locations = locations
         self.indexByID = indexByID

@@ -234,7 +234,8 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
                     C.Transition(
                         source: Int32(i), matcher: matcher, guardCondition: g, targets: targets,
                         isInternal: t.kind == .internal, domain: -1, actions: t.actions,
-                        dynamicTargets: t.dynamicTargets, location: t.location, ordinal: Int32(k), isPseudo: false))
+                        dynamicTargets: t.dynamicTargets, asyncGuard: t.asyncGuard, location: t.location,
+                        ordinal: Int32(k), isPseudo: false))
             }
             states[i].transitionEnd = Int32(transitions.count)
         }

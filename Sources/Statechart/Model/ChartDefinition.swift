@@ -137,6 +137,10 @@ public struct TransitionDefinition<Event: Hashable & Sendable, Context>: Sendabl
     /// Computes the targets when the transition is selected (a dynamic transition). Returns ids;
     /// an unknown id is an error raised at run time. Overrides ``targets`` when set.
     public var dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?
+    /// An asynchronous condition, awaited by ``AsyncStateMachine`` before the macrostep of an
+    /// external event (rule R58). In every other microstep, and in a synchronous machine, the
+    /// transition is not enabled.
+    public var asyncGuard: (@Sendable (Context, Event) async -> Bool)?
     /// External (default) or internal.
     public var kind: TransitionKind
     /// The transition's own actions, run between the exits and the entries.

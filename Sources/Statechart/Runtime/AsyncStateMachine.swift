@@ -84,6 +84,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
         defer { release() }
         catchUp()
         let from = machine.core.activeAtomicStates
+        await evaluateAsyncGuards(for: event)
         var result: Result<Void, MachineError> = .success(())
         if middleware.isEmpty {
             do { try machine.send(event) } catch { result = .failure(error) }
@@ -129,6 +130,17 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
         } catch {
             middlewareOutcome = .failure(error)
         }
+    }
+
+    /// Awaits the asynchronous guards the event could consult, in selection order, while the
+    /// operation holds the machine (rule R58).
+    func evaluateAsyncGuards(for event: Event) async {
+        let guards = machine.core.asyncGuards(for: event)
+        guard !guards.isEmpty else { return }
+        var results: [Int32: Bool] = [:]
+        let context = machine.context
+        for (transition, condition) in guards { results[transition] = await condition(context, event) }
+        machine.core.setAsyncGuardResults(results)
     }
 
     /// Requests a state (rule R26), serialized like a send.
