@@ -23,6 +23,8 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     public var options: Options
     @usableFromInline var observers: [(id: Int, observer: (MachineTransition<State, Event>) -> Void)] = []
     @usableFromInline var nextObserverID = 0
+    /// The undo log and the suspension slot (rules R41, R42).
+    var records = MachineRecords<State, Event, Context>()
 
     /// Behaviour switches of a ``StateMachine``.
     public struct Options: Sendable {
@@ -36,6 +38,9 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         public var redirectLimit = 16
         /// Records every step in ``StateMachine/trace``. Default `false`.
         public var tracing = false
+        /// How many steps ``StateMachine/undo()`` can take back (rule R41): `nil` keeps no log,
+        /// `0` keeps every step, `n` the last `n`. Default `nil`.
+        public var historyDepth: Int?
         /// Creates the default options.
         public init() {}
     }
@@ -85,6 +90,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     ///   after the machine reached a top-level final state; the failures of the run.
     @inlinable
     public mutating func send(_ event: Event) throws(MachineError) {
+        if options.historyDepth != nil { return try sendRecorded(event) }
         if !observers.isEmpty { return try sendObserved(event) }
         let handled = try core.send(event)
         if !handled && options.throwsOnUnhandledEvent { throw unhandled(event) }
@@ -118,6 +124,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// Returns to the initial configuration (rule R19).
     public mutating func reset() throws(MachineError) {
+        records = MachineRecords()
         try instance.reset()
     }
 

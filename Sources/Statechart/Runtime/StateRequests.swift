@@ -97,7 +97,7 @@ extension StateMachine {
                 }
             }
             let from = observers.isEmpty ? [] : instance.activeAtomicStates
-            try instance.performRequest(to: target)
+            try performRequestRecorded(to: target)
             notify(from: from, event: nil)
             return
         }

@@ -1,0 +1,80 @@
+/// The interpreter side of suspend and resume (rule R42): setting the active configuration aside
+/// without exiting it, and putting it back without entering it.
+
+/// What a suspended machine remembers: the configuration it was suspended in (by index, document
+/// order) and the delayed sends that were pending then, paused with the time they had left.
+struct Suspension<Event: Hashable & Sendable>: Sendable {
+    /// The background state the machine was suspended to.
+    var background: Int32
+    var configuration: [Int32]
+    var sends: [SavedSend<Event>]
+}
+
+extension ChartInstance {
+    /// Sets the active configuration aside — no exit action runs and no history is recorded; its
+    /// invoked work is cancelled (rule R52) — with its pending delayed sends, then enters
+    /// `background` through its request route as a request would (its entry actions, and its
+    /// children's, run; they see the set-aside states as the states exited, rule R29) and runs to
+    /// completion. Failures of that run stay for ``throwFailures()``.
+    ///
+    /// The caller checks that the machine is running and that `background` has a request route.
+    mutating func setAside(enteringInstead background: ChartStateID) -> Suspension<Event> {
+        let t = chart.requestTransitions[background.index] ?? -1
+        precondition(t >= 0, "a background state has a request route")
+        let remembered = configuration.list.array
+        let suspension = Suspension(background: background.index, configuration: remembered, sends: savedSends())
+        timers.removeAll()
+        scope.exits.removeAll()
+        for s in remembered.reversed() { scope.exits.append(s) }
+        configuration.removeAll()
+        reconcileInvocations()  // the set-aside states' invoked work is cancelled (rule R52)
+        scope.currentEvent = nil
+        resolvedTargets.removeAll()
+        selected.removeAll()
+        selected.append(t)
+        selectedDomains.removeAll()
+        selectedDomains.append(domain(of: t))
+        computeEntrySet()
+        if !chart.transitions[Int(t)].actions.isEmpty {
+            runBlock(chart.transitions[Int(t)].actions, state: chart.transitions[Int(t)].source)
+        }
+        enterStates()
+        runToCompletion()
+        processExternalQueue()
+        return suspension
+    }
+
+    /// Exits the active configuration in exit order — history recorded first (rule R11), exit
+    /// actions run, and they see the remembered states as the states entered (rule R29) — then
+    /// puts the remembered configuration back without running any entry action (its invoked work
+    /// starts again, rule R52), schedules its paused delayed sends with the time they had left, and
+    /// runs to completion. Failures of that run stay for ``throwFailures()``.
+    mutating func putBack(_ suspension: Suspension<Event>) {
+        let chart = self.chart
+        scope.currentEvent = nil
+        scope.exits.removeAll()
+        for s in configuration.list.reversed() { scope.exits.append(s) }
+        for s in scope.exits where chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
+        scope.entries.removeAll()
+        for s in suspension.configuration { scope.entries.append(s) }
+        var k = 0
+        while k < scope.exits.count {
+            let s = scope.exits[k]
+            k += 1
+            if isTracing { trace.append(.exited(chart.ids[Int(s)])) }
+            if chart.states[Int(s)].hasExitActions {
+                for block in chart.exitActions[Int(s)] { runBlock(block, state: s) }
+            }
+            if chart.hasInvocations { stopInvocations(of: s) }
+            configuration.remove(s)
+        }
+        for s in suspension.configuration {
+            configuration.insert(s)
+            if isTracing { trace.append(.entered(chart.ids[Int(s)])) }
+        }
+        reconcileInvocations()  // the put-back states' invoked work starts again (rule R52)
+        schedule(suspension.sends)
+        runToCompletion()
+        processExternalQueue()
+    }
+}
