@@ -221,3 +221,32 @@ struct TypedConvenienceTests {
         #expect(m.now == .seconds(2))
     }
 }
+
+@Suite("Valid events")
+struct ValidEventTests {
+    enum S: Hashable, Sendable { case idle, busy }
+    enum E: Hashable, Sendable, CaseIterable { case start, stop, reset, boom }
+
+    @Test("R59: canSend and validEvents see bubbling and guards, and change nothing")
+    func peek() throws {
+        let child = Machine<S, E, Int>(initial: .idle) {
+            When(.idle) { On(.start, to: .busy, guard: { $0 > 0 }) }
+            When(.busy) {}
+        }
+        let top = Machine<S, E, Int>(initial: .idle) {
+            When(.idle) {
+                On(.boom, guard: { _ in throw TestError() })
+                On(.reset) { $0.context += 100 }
+            }
+            When(.busy) {}
+        }.attaching(child: child, to: .idle)
+        var m = try StateMachine(top, context: 0)
+        #expect(m.validEvents == [.reset])  // start's guard fails; boom's guard throws: false, no error raised
+        m.context = 1
+        #expect(m.canSend(.start))
+        #expect(m.canSend(.reset))  // handled only by the parent: bubbling counts
+        #expect(!m.canSend(.stop))
+        #expect(m.context == 1)  // no action ran
+        #expect(m.activeStateIDs == ["idle.idle"])
+    }
+}

@@ -37,19 +37,8 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     /// Whether a state with this value is active.
     public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool { machine.isActive(value) }
 
-    /// Whether `event` would be handled now, found by sending it to a copy of the machine: the
-    /// real machine is untouched, but the copy runs the actions and guards the event triggers.
-    public func canSend(_ event: Event) -> Bool {
-        var copy = machine
-        copy.options.throwsOnUnhandledEvent = true
-        do {
-            try copy.send(event)
-            return true
-        } catch {
-            if case .eventNotHandled = error { return false }
-            return true
-        }
-    }
+    /// Whether `event` would be handled now, with guards evaluated and nothing changed (rule R59).
+    public func canSend(_ event: Event) -> Bool { machine.canSend(event) }
 
     /// Sends an event (rules R1–R9).
     public func send(_ event: Event) throws(MachineError) {

@@ -114,6 +114,13 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         for e in events { try send(e) }
     }
 
+    /// Whether `event` would be handled now, at any level — an event only an ancestor handles
+    /// counts — with guards evaluated and nothing changed (rule R59).
+    public func canSend(_ event: Event) -> Bool { core.canHandle(event) }
+
+    /// The events among `candidates` that would be handled now (rule R59).
+    public func validEvents(among candidates: [Event]) -> [Event] { candidates.filter(canSend) }
+
     /// The machine's time: how far its clock has been advanced since it started (rule R17).
     public var now: Duration { core.now }
 

@@ -1,0 +1,30 @@
+extension ChartInstance {
+    /// Whether an external event would enable a transition now, found without changing anything
+    /// (rule R59): the selection of R4 with guards evaluated, but no action run, no error raised
+    /// (a throwing guard counts as false) and no state changed. An asynchronous guard counts as
+    /// holding, since a runtime would await it.
+    public func canHandle(_ event: Event) -> Bool {
+        guard isRunning else { return false }
+        let e = ChartEvent<Event>.event(event)
+        for s in configuration.list where chart.states[Int(s)].kind.isAtomic {
+            let state = chart.states[Int(s)]
+            for k in state.candidateStart..<state.candidateEnd {
+                let t = chart.eventCandidates[Int(k)]
+                guard let matcher = chart.transitions[Int(t)].matcher, matcher.matches(e, in: chart) else { continue }
+                if let g = chart.transitions[Int(t)].guardCondition, !peekGuard(g, event: e) { continue }
+                return true
+            }
+        }
+        return false
+    }
+
+    func peekGuard(_ g: CompiledGuard<Event, Context>, event: ChartEvent<Event>) -> Bool {
+        switch g {
+        case .inState(let s): return configuration.contains(s)
+        case .not(let inner): return !peekGuard(inner, event: event)
+        case .all(let gs): return gs.allSatisfy { peekGuard($0, event: event) }
+        case .any(let gs): return gs.contains { peekGuard($0, event: event) }
+        case .predicate(let p): return (try? p(scope.context, event)) ?? false
+        }
+    }
+}
