@@ -250,3 +250,19 @@ struct ValidEventTests {
         #expect(m.activeStateIDs == ["idle.idle"])
     }
 }
+
+@Suite("Observer records")
+struct ObserverRecordTests {
+    @Test("R30: an observer sees the top-level state before and after even when it has active children")
+    func nestedFromState() throws {
+        final class Box: @unchecked Sendable { var records: [MachineTransition<OrderState, OrderEvent>] = [] }
+        let box = Box()
+        var m = try StateMachine(orderMachine(), context: OrderLog())
+        try m.send(.confirm)
+        m.observe { box.records.append($0) }
+        try m.send(.cancel)
+        #expect(box.records.first?.fromState == .confirmed)
+        #expect(box.records.first?.from == ["confirmed.authorizing"])
+        #expect(box.records.first?.toState == .cancelled)
+    }
+}

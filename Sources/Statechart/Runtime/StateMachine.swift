@@ -179,9 +179,12 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         return v
     }
 
+    /// The top-level state among `states` or their ancestors (the list may hold atomic states only).
     func topState(in states: [ChartStateID]) -> State? {
-        for s in states where typed.chart.states[Int(s.index)].parent == 0 {
-            if let v = typed.value(of: s)?.base as? State { return v }
+        for s in states {
+            var i = s.index
+            while i > 0 && typed.chart.states[Int(i)].parent != 0 { i = typed.chart.states[Int(i)].parent }
+            if i > 0, let v = typed.valueByIndex[Int(i)]?.base as? State { return v }
         }
         return nil
     }
