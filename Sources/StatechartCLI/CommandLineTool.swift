@@ -10,6 +10,7 @@ enum CommandLineTool {
           test PATH…                     Run every X.scxml that has an X.json scenario beside it
           run FILE.scxml [EVENT…]        Start a chart and send it events, printing the configuration
           export FILE.scxml [--format F] Write a chart in another format (scxml)
+          validate FILE.scxml [--strict] Check a chart for unreachable states, dead transitions, loops…
           help                           Show this help
 
         With no command, runs a built-in example. `statechart COMMAND --help` describes a command.
@@ -24,6 +25,7 @@ enum CommandLineTool {
         case "test": return TestCommand.main(rest)
         case "run": return RunCommand.main(rest)
         case "export": return ExportCommand.main(rest)
+        case "validate": return ValidateCommand.main(rest)
         case "help", "--help", "-h":
             print(usage)
             return 0

@@ -112,4 +112,39 @@ struct CommandLineTests {
         #expect(usage.status != 0)
         #expect(usage.stderr.contains("unknown command"))
     }
+
+    @Test("validate flags an eventless cycle as an error, warnings only with --strict, and load errors with their line")
+    func validateCommand() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let loop = dir.appendingPathComponent("loop.scxml")
+        try """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+              <state id="a"><transition event="go" target="b"/></state>
+              <state id="b"><transition target="c"/></state>
+              <state id="c"><transition target="b"/></state>
+            </scxml>
+            """.write(to: loop, atomically: true, encoding: .utf8)
+        let r = try run(["validate", loop.path])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("error[eventless-cycle]"))
+        let island = dir.appendingPathComponent("island.scxml")
+        try """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+              <state id="a"><transition event="go" target="b"/></state>
+              <final id="b"/>
+              <state id="island"><transition event="x" target="a"/></state>
+            </scxml>
+            """.write(to: island, atomically: true, encoding: .utf8)
+        let lenient = try run(["validate", island.path])
+        #expect(lenient.status == 0)
+        #expect(lenient.stdout.contains("warning[unreachable-state] line 4"))
+        #expect(try run(["validate", "--strict", island.path]).status == 1)
+        let broken = dir.appendingPathComponent("broken.scxml")
+        try "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n<state id=\"a\"><transition target=\"nowhere\"/></state>\n</scxml>"
+            .write(to: broken, atomically: true, encoding: .utf8)
+        let failed = try run(["validate", broken.path])
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("invalid-chart") && failed.stdout.contains("line 2"))
+    }
 }

@@ -47,3 +47,21 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         (indicesByValue[AnyHashable(value)] ?? []).map(ChartStateID.init)
     }
 }
+
+extension TypedChart {
+    /// ``Chart/validate()`` for a typed machine: state requests along declared ``Routes`` and to
+    /// ``Global`` states count as ways in and out of a state.
+    public func validate() -> [ChartDiagnostic] {
+        var edges: [(from: Int32, to: Int32)] = []
+        for level in levels {
+            for from in level.stateIDs {
+                guard let f = chart.state(withID: from)?.index else { continue }
+                let targets = (level.routes[from] ?? []).union(level.finals.contains(from) ? [] : level.globals)
+                for to in targets.sorted() where to != from {
+                    if let t = chart.state(withID: to)?.index { edges.append((f, t)) }
+                }
+            }
+        }
+        return chart.validate(requestEdges: edges)
+    }
+}
