@@ -30,6 +30,8 @@ let package = Package(
             // The CLI is a dependency so that its binary is built for the end-to-end tests.
             dependencies: ["Statechart", "StatechartInterchange", "StatechartCLI"]
         ),
+        // The documented examples of the five seed READMEs, written with the public API only (issue 4 §1).
+        .testTarget(name: "ConformanceTests", dependencies: ["Statechart"]),
     ],
     swiftLanguageModes: [.v6]
 )
