@@ -4,12 +4,15 @@ import StatechartInterchange
 /// `statechart export FILE.scxml --format F`: writes a chart in another format.
 enum ExportCommand {
     static let help = """
-        USAGE: statechart export FILE.scxml [--format scxml]
+        USAGE: statechart export FILE.scxml [--format scxml|dot|mermaid]
 
         Loads an SCXML chart and writes it to standard output in the given format.
 
         Options:
-          --format F  The output format: scxml (the default). dot and mermaid are not available yet.
+          --format F  The output format:
+                        scxml    SCXML, the null data model (the default)
+                        dot      a Graphviz digraph: statechart export c.scxml --format dot | dot -Tsvg > c.svg
+                        mermaid  a Mermaid stateDiagram-v2, for a ```mermaid block on GitHub
           -h, --help  Show this help
         """
 
@@ -24,19 +27,18 @@ enum ExportCommand {
             return 2
         }
         let format = parsed.options["format"] ?? "scxml"
+        let export: (SCXMLChart) -> String
         switch format {
-        case "scxml":
-            break
-        case "dot", "mermaid":
-            printError("export format '\(format)' is not available yet; available: scxml")
-            return 2
+        case "scxml": export = { SCXMLExporter.export($0) }
+        case "dot": export = { DOTExporter.export($0) }
+        case "mermaid": export = { MermaidExporter.export($0) }
         default:
-            printError("unknown export format '\(format)'; available: scxml")
+            printError("unknown export format '\(format)'; available: scxml, dot, mermaid")
             return 2
         }
         do {
             let chart = try SCXMLDocument.load(contentsOf: URL(fileURLWithPath: file))
-            print(SCXMLExporter.export(chart), terminator: "")
+            print(export(chart), terminator: "")
             return 0
         } catch {
             printError("\(file): \(error.description)")
