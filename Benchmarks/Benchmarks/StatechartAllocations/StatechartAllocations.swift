@@ -1,0 +1,97 @@
+import Benchmark
+import BenchmarkCharts
+import Statechart
+
+// Heap allocations per event, measured on their own: `mallocCountTotal` is the only metric, so
+// no clock or sampler runs in the same measurement (malloc counts are inflated when wall clock is
+// measured in the same run). The figures are per event (scalingFactor 1,000, printed with `*`).
+//
+// These benchmarks are the regression gate: `Scripts/benchmarks.sh` runs `thresholds check` on
+// this target against the committed `Thresholds/StatechartAllocations.*.p90.json`. Allocation
+// counts do not depend on the machine's speed or load, so the gate is stable on a shared machine.
+// The names are those of the wall-clock benchmarks in StatechartBenchmarks.
+
+let benchmarks: @Sendable () -> Void = {
+    let allocations = Benchmark.Configuration(
+        metrics: [.mallocCountTotal],
+        warmupIterations: 10,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(1),
+        maxIterations: 200,
+        // Exact: any extra allocation per 1,000 events is a regression (and any fewer an
+        // improvement: `Scripts/benchmarks.sh --update` records it).
+        thresholds: [.mallocCountTotal: .strict]
+    )
+
+    var flat: StateMachine<OrderState, OrderEvent, Void>? = try? StateMachine(flatOrderMachine(), context: ())
+    Benchmark("Flat.orderCycle", configuration: allocations) { benchmark in
+        var machine = takeOut(&flat)
+        defer { flat = machine }
+        let events = orderCycle
+        for i in benchmark.scaledIterations {
+            try machine.send(events[i & 3])
+        }
+    }
+
+    var handWritten: HandWrittenOrder? = HandWrittenOrder()
+    Benchmark("Flat.handWrittenSwitch", configuration: allocations) { benchmark in
+        var machine = takeOut(&handWritten)
+        defer { handWritten = machine }
+        let events = orderCycle
+        for i in benchmark.scaledIterations {
+            blackHole(machine.send(events[i & 3]))
+        }
+    }
+
+    var innermost: StateMachine<Level1, NestedEvent, Void>? = try? StateMachine(nestedMachine(), context: ())
+    Benchmark("Nested.depth4.innermost", configuration: allocations) { benchmark in
+        var machine = takeOut(&innermost)
+        defer { innermost = machine }
+        for _ in benchmark.scaledIterations {
+            try machine.send(.inner)
+        }
+    }
+
+    var bubbling: StateMachine<Level1, NestedEvent, Void>? = try? StateMachine(nestedMachine(), context: ())
+    Benchmark("Nested.depth4.bubbleToTop", configuration: allocations) { benchmark in
+        var machine = takeOut(&bubbling)
+        defer { bubbling = machine }
+        for _ in benchmark.scaledIterations {
+            try machine.send(.outer)
+        }
+    }
+
+    var parallel: StateMachine<Appliance, ParallelEvent, Void>? = try? StateMachine(parallelMachine(), context: ())
+    Benchmark("Parallel.regions4", configuration: allocations) { benchmark in
+        var machine = takeOut(&parallel)
+        defer { parallel = machine }
+        for _ in benchmark.scaledIterations {
+            try machine.send(.tick)
+        }
+    }
+
+    var history: StateMachine<Room, HistoryEvent, Void>? = {
+        guard var m = try? StateMachine(historyMachine(), context: ()) else { return nil }
+        try? m.send(historySetup)
+        return m
+    }()
+    Benchmark("History.deepLeaveAndReenter", configuration: allocations) { benchmark in
+        var machine = takeOut(&history)
+        defer { history = machine }
+        let events = historyCycle
+        for i in benchmark.scaledIterations {
+            try machine.send(events[i & 1])
+        }
+    }
+
+    for states in [10, 1_000, 100_000] {
+        var instance: ChartInstance<ScaleEvent, Void>? = try? scaleInstance(states: states)
+        Benchmark("Scale.event.\(states)", configuration: allocations) { benchmark in
+            var machine = takeOut(&instance)
+            defer { instance = machine }
+            for _ in benchmark.scaledIterations {
+                try machine.send(.next)
+            }
+        }
+    }
+}

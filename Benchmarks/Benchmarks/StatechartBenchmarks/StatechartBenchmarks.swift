@@ -1,0 +1,148 @@
+import Benchmark
+import BenchmarkCharts
+import Foundation
+import Statechart
+import StatechartInterchange
+
+// Wall-clock figures: time per event, build time, SCXML parsing speed.
+//
+// Every per-event benchmark sends `scalingFactor` (1,000) events per measured iteration, so the
+// figures printed with `*` are per event. A running machine is kept between iterations (it is
+// moved out of its slot and back, which copies nothing), so what is measured is the steady
+// state, not the start. Heap allocations are measured by the StatechartAllocations target on
+// their own: malloc counts are inflated when the clock is read in the same run.
+//
+// Not here yet: the asynchronous runtime's `await send` (`AsyncStateMachine`). Its benchmark
+// belongs next to these, with an actor around the hand-written switch (~49 ns here) as its floor.
+
+let benchmarks: @Sendable () -> Void = {
+    let perEvent = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput],
+        timeUnits: .nanoseconds,
+        warmupIterations: 10,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(1),
+        maxIterations: 100_000
+    )
+
+    // MARK: Flat
+
+    var flat: StateMachine<OrderState, OrderEvent, Void>? = try? StateMachine(flatOrderMachine(), context: ())
+    Benchmark("Flat.orderCycle", configuration: perEvent) { benchmark in
+        var machine = takeOut(&flat)
+        defer { flat = machine }
+        let events = orderCycle
+        for i in benchmark.scaledIterations {
+            try machine.send(events[i & 3])
+        }
+    }
+
+    var handWritten: HandWrittenOrder? = HandWrittenOrder()
+    Benchmark("Flat.handWrittenSwitch", configuration: perEvent) { benchmark in
+        var machine = takeOut(&handWritten)
+        defer { handWritten = machine }
+        let events = orderCycle
+        for i in benchmark.scaledIterations {
+            blackHole(machine.send(events[i & 3]))
+        }
+    }
+
+    // MARK: Nested, depth 4
+
+    var innermost: StateMachine<Level1, NestedEvent, Void>? = try? StateMachine(nestedMachine(), context: ())
+    Benchmark("Nested.depth4.innermost", configuration: perEvent) { benchmark in
+        var machine = takeOut(&innermost)
+        defer { innermost = machine }
+        for _ in benchmark.scaledIterations {
+            try machine.send(.inner)
+        }
+    }
+
+    var bubbling: StateMachine<Level1, NestedEvent, Void>? = try? StateMachine(nestedMachine(), context: ())
+    Benchmark("Nested.depth4.bubbleToTop", configuration: perEvent) { benchmark in
+        var machine = takeOut(&bubbling)
+        defer { bubbling = machine }
+        for _ in benchmark.scaledIterations {
+            try machine.send(.outer)
+        }
+    }
+
+    // MARK: Parallel, four regions
+
+    var parallel: StateMachine<Appliance, ParallelEvent, Void>? = try? StateMachine(parallelMachine(), context: ())
+    Benchmark("Parallel.regions4", configuration: perEvent) { benchmark in
+        var machine = takeOut(&parallel)
+        defer { parallel = machine }
+        for _ in benchmark.scaledIterations {
+            try machine.send(.tick)
+        }
+    }
+
+    // MARK: History
+
+    var history: StateMachine<Room, HistoryEvent, Void>? = {
+        guard var m = try? StateMachine(historyMachine(), context: ()) else { return nil }
+        try? m.send(historySetup)
+        return m
+    }()
+    Benchmark("History.deepLeaveAndReenter", configuration: perEvent) { benchmark in
+        var machine = takeOut(&history)
+        defer { history = machine }
+        let events = historyCycle
+        for i in benchmark.scaledIterations {
+            try machine.send(events[i & 1])
+        }
+    }
+
+    // MARK: Scale: time per event at the same depth, and build time
+
+    for states in [10, 1_000, 100_000] {
+        var instance: ChartInstance<ScaleEvent, Void>? = try? scaleInstance(states: states)
+        Benchmark("Scale.event.\(states)", configuration: perEvent) { benchmark in
+            var machine = takeOut(&instance)
+            defer { instance = machine }
+            for _ in benchmark.scaledIterations {
+                try machine.send(.next)
+            }
+        }
+    }
+
+    for states in [10, 1_000, 100_000] {
+        let build = Benchmark.Configuration(
+            metrics: [.wallClock],
+            timeUnits: .microseconds,
+            warmupIterations: states >= 100_000 ? 1 : 5,
+            maxDuration: .seconds(states >= 100_000 ? 5 : 1),
+            maxIterations: states >= 100_000 ? 10 : 10_000
+        )
+        // Generating the definition (string ids, as a code generator would) and compiling it.
+        Benchmark("Scale.build.\(states)", configuration: build) { _ in
+            blackHole(try Chart(scaleDefinition(states: states)))
+        }
+        // Compiling only: the definition is made before the clock starts.
+        Benchmark("Scale.compile.\(states)", configuration: build) { benchmark in
+            let definition = scaleDefinition(states: states)
+            benchmark.startMeasurement()
+            blackHole(try Chart(definition))
+        }
+    }
+
+    // MARK: SCXML parsing
+
+    let document = generatedSCXML(groups: 4_000)
+    let parsing = Benchmark.Configuration(
+        metrics: [.wallClock],
+        timeUnits: .milliseconds,
+        warmupIterations: 1,
+        maxDuration: .seconds(5),
+        maxIterations: 20
+    )
+    // Reading the XML into a chart definition (no compilation).
+    Benchmark("SCXML.parse.\(document.count)bytes", configuration: parsing) { _ in
+        blackHole(try SCXMLDocument.definition(data: document))
+    }
+    // The whole load: read, build the definition, compile the chart.
+    Benchmark("SCXML.load.\(document.count)bytes", configuration: parsing) { _ in
+        blackHole(try SCXMLDocument.load(data: document))
+    }
+}

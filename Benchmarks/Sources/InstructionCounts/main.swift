@@ -1,0 +1,53 @@
+import BenchmarkCharts
+import Statechart
+
+// Sends N events to one of the benchmark charts, for `valgrind --tool=callgrind`: instruction
+// counts are exact and repeatable whatever else the machine is doing, unlike wall time.
+// `Scripts/benchmarks.sh --instructions` runs every case with 0 and with N events and prints the
+// difference per event (so building and starting the machine cancel out).
+//
+//   InstructionCounts <case> <events>     case: flat, handWritten, innermost, bubbleToTop,
+//                                         parallel, history, scale10, scale100000
+
+@inline(never) func keep<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+let arguments = CommandLine.arguments
+let which = arguments.count > 1 ? arguments[1] : ""
+let count = arguments.count > 2 ? Int(arguments[2]) ?? 0 : 0
+
+switch which {
+case "flat":
+    var machine = try StateMachine(flatOrderMachine(), context: ())
+    let events = orderCycle
+    for i in 0..<count { try machine.send(events[i & 3]) }
+    keep(machine)
+case "handWritten":
+    var machine = HandWrittenOrder()
+    let events = orderCycle
+    for i in 0..<count { keep(machine.send(events[i & 3])) }
+    keep(machine)
+case "innermost":
+    var machine = try StateMachine(nestedMachine(), context: ())
+    for _ in 0..<count { try machine.send(.inner) }
+    keep(machine)
+case "bubbleToTop":
+    var machine = try StateMachine(nestedMachine(), context: ())
+    for _ in 0..<count { try machine.send(.outer) }
+    keep(machine)
+case "parallel":
+    var machine = try StateMachine(parallelMachine(), context: ())
+    for _ in 0..<count { try machine.send(.tick) }
+    keep(machine)
+case "history":
+    var machine = try StateMachine(historyMachine(), context: ())
+    try machine.send(historySetup)
+    let events = historyCycle
+    for i in 0..<count { try machine.send(events[i & 1]) }
+    keep(machine)
+case "scale10", "scale100000":
+    var machine = try scaleInstance(states: which == "scale10" ? 10 : 100_000)
+    for _ in 0..<count { try machine.send(.next) }
+    keep(machine)
+default:
+    fatalError("unknown case '\(which)'")
+}
