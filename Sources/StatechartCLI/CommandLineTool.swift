@@ -9,7 +9,7 @@ enum CommandLineTool {
         Commands:
           test PATH…                     Run every X.scxml that has an X.json scenario beside it
           run FILE.scxml [EVENT…]        Start a chart and send it events, printing the configuration
-          export FILE.scxml [--format F] Write a chart in another format (scxml)
+          export FILE.scxml [--format F] Write a chart as scxml, dot or mermaid
           validate FILE.scxml [--strict] Check a chart for unreachable states, dead transitions, loops…
           help                           Show this help
 

@@ -178,3 +178,22 @@ struct ChartValidationTests {
         #expect(throws: ChartError.self) { try Chart(finalOut) }
     }
 }
+
+@Suite("Endless sends")
+struct EndlessSendTests {
+    @Test("R16: actions that keep sending external events are stopped after microstepLimit macrosteps; the machine keeps working")
+    func sendLoop() throws {
+        var d = TestChart.test()
+        let a = d.state("a")
+        d.state("b")
+        d.on(a, "ping", actions: [.send("ping")])
+        d.on(a, "leave", to: ["b"])
+        var m = TestInstance(chart: try Chart(d), context: Log())
+        m.microstepLimit = 50
+        try m.start()
+        #expect(throws: MachineError.microstepLimitExceeded(limit: 50, states: ["a"], events: ["ping"])) { try m.send("ping") }
+        #expect(m.queuedExternalEvents.isEmpty)
+        try m.send("leave")
+        #expect(m.atomic == ["b"])
+    }
+}

@@ -46,8 +46,8 @@ public struct After<State: Hashable & Sendable, Event: Hashable & Sendable, Cont
 ///     On(.failed, to: .failed)
 /// }
 /// ```
-/// Work runs in ``AsyncStateMachine``; a synchronous ``StateMachine`` lists it in
-/// ``StateMachine/pendingInvocations`` for the caller to run.
+/// Work runs in ``AsyncStateMachine``; a synchronous ``StateMachine`` hands the requests to the
+/// caller through ``StateMachine/takeInvocationRequests()``.
 public struct Work<Event: Hashable & Sendable, Context>: Sendable {
     let invocation: Invocation<Event, Context>
 

@@ -61,13 +61,22 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
     /// values (SwiftState's route mappings). The guard sees the event.
     public init(
         matching predicate: @escaping @Sendable (Event) -> Bool, to targets: State...,
-        guard condition: (@Sendable (Context, Event) throws -> Bool)? = nil,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: .matching(predicate), target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
+            actions: runAction(action), kind: .external)
+    }
+
+    /// A guarded transition on every event the predicate accepts; the guard sees the event.
+    public init(
+        matching predicate: @escaping @Sendable (Event) -> Bool, to targets: State...,
+        guard condition: @escaping @Sendable (Context, Event) throws -> Bool,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
     ) {
         spec = TransitionSpec(
             event: .matching(predicate), target: targets.isEmpty ? .none : .states(targets),
-            guardCondition: condition.map(eventGuard), actions: runAction(action),
-            kind: .external)
+            guardCondition: eventGuard(condition), actions: runAction(action), kind: .external)
     }
 
     /// A transition on `event` whose target is computed when it is selected (a dynamic transition).
@@ -143,14 +152,21 @@ public struct OnError<State: Hashable & Sendable, Event: Hashable & Sendable, Co
 /// declaration order with the state's other transitions.
 public struct OnAnyEvent<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
     let spec: TransitionSpec<State, Event, Context>
-    /// Declares an any-event transition; the guard sees the event.
+    /// Declares an any-event transition.
+    public init(to targets: State..., action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil) {
+        spec = TransitionSpec(
+            event: .matching { _ in true }, target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
+            actions: runAction(action), kind: .external)
+    }
+
+    /// Declares a guarded any-event transition; the guard sees the event.
     public init(
-        to targets: State..., guard condition: (@Sendable (Context, Event) throws -> Bool)? = nil,
+        to targets: State..., guard condition: @escaping @Sendable (Context, Event) throws -> Bool,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
     ) {
         spec = TransitionSpec(
             event: .matching { _ in true }, target: targets.isEmpty ? .none : .states(targets),
-            guardCondition: condition.map(eventGuard), actions: runAction(action), kind: .external)
+            guardCondition: eventGuard(condition), actions: runAction(action), kind: .external)
     }
 }
 

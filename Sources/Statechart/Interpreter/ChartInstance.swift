@@ -92,6 +92,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         microstep()
         runToCompletion()
         processExternalQueue()
+        assertInvariants()
         try throwFailures()
     }
 
@@ -115,6 +116,9 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         guard isRunning else { throw notRunningError() }
         externalQueue.append(event)
         let handled = processExternalQueue()
+        #if DEBUG
+            assertInvariants()
+        #endif
         if limitError != nil || !failures.isEmpty { try throwFailures() }
         return handled
     }
@@ -144,6 +148,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         microstep()
         runToCompletion()
         processExternalQueue()
+        assertInvariants()
         try throwFailures()
         return true
     }
@@ -161,6 +166,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         }
         now = target
         scope.now = now
+        assertInvariants()
         try throwFailures()
     }
 

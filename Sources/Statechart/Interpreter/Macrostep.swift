@@ -8,7 +8,14 @@ extension ChartInstance {
     mutating func processExternalQueue() -> Bool {
         var first = true
         var handledFirst = false
+        var macrosteps = 0
         while isRunning, let event = externalQueue.popFirst() {
+            // Actions that keep sending external events would never let `send` return (rule R16).
+            macrosteps += 1
+            if macrosteps > microstepLimit {
+                stopEndlessSends(at: event)
+                break
+            }
             scope.currentEvent = event
             if isTracing { trace.append(.event(chart.name(of: event), external: true)) }
             let enabled = selectTransitions(for: event)
@@ -52,6 +59,20 @@ extension ChartInstance {
             if steps > microstepLimit - 20 && noteMicrostepNearLimit(steps) { break }
         }
         if !isRunning && hasStarted && !configuration.isEmpty { exitInterpreter() }
+    }
+
+    /// Stops a chain of external events that actions keep sending (rule R16): the queue is
+    /// cleared and the caller gets ``MachineError/microstepLimitExceeded(limit:states:events:)``.
+    @usableFromInline
+    mutating func stopEndlessSends(at event: ChartEvent<Event>) {
+        var events = [chart.name(of: event)]
+        for e in externalQueue.elements {
+            let n = chart.name(of: e)
+            if !events.contains(n) { events.append(n) }
+        }
+        externalQueue.removeAll()
+        limitError = .microstepLimitExceeded(
+            limit: microstepLimit, states: activeAtomicStates.map { chart.id(of: $0) }, events: events)
     }
 
     /// Records the last microsteps before the limit; at the limit, stops the macrostep with

@@ -106,7 +106,7 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
     /// Queues asynchronous work to run after the current macrostep (rule R51). The asynchronous
     /// runtime awaits it before `send` returns and sends the event it returns, if any, as an
     /// external event; a thrown error becomes `error.execution`. The synchronous ``StateMachine``
-    /// keeps it in ``StateMachine/pendingWork`` for the caller to run.
+    /// keeps it for the caller, who takes it with ``StateMachine/takePendingWork()``.
     public mutating func perform(_ name: String? = nil, _ work: @escaping @Sendable () async throws -> Event?) {
         effects.append(.perform(name, work))
     }

@@ -114,6 +114,15 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         for e in events { try send(e) }
     }
 
+    /// Takes the asynchronous work actions queued with ``ActionScope/perform(_:_:)`` since the last
+    /// call; a synchronous machine does not run it itself (rule R51).
+    public mutating func takePendingWork() -> [PendingWork<Event>] { core.takePendingWork() }
+
+    /// Takes the invoked work (``Work``) to start and cancel since the last call (rule R52).
+    public mutating func takeInvocationRequests() -> [InvocationRequest<Event, Context>] {
+        core.takeInvocationRequests()
+    }
+
     /// Whether `event` would be handled now, at any level — an event only an ancestor handles
     /// counts — with guards evaluated and nothing changed (rule R59).
     public func canSend(_ event: Event) -> Bool { core.canHandle(event) }

@@ -1,0 +1,75 @@
+/// The synchronous machine's other operations, serialized like sends (rule R50).
+extension AsyncStateMachine {
+    /// Runs one operation on the machine while holding it, then does what follows every
+    /// operation (queued work, invoked work, streams, timer).
+    func operation<T>(
+        _ body: (inout StateMachine<State, Event, Context>) throws(MachineError) -> T
+    ) async throws(MachineError) -> T {
+        await acquire()
+        defer { release() }
+        catchUp()
+        let from = machine.core.activeAtomicStates
+        let result: Result<T, MachineError>
+        do { result = .success(try body(&machine)) } catch { result = .failure(error) }
+        await afterOperation(from: from, event: nil)
+        let value = try result.get()
+        try throwFailures()
+        return value
+    }
+
+    /// Runs the dynamic transition of the innermost active state that declares one (rule R27).
+    public func transition() async throws(MachineError) {
+        try await operation { (m) throws(MachineError) in try m.transition() }
+    }
+
+    /// Returns to the initial configuration (rule R19).
+    public func reset() async throws(MachineError) {
+        try await operation { (m) throws(MachineError) in try m.reset() }
+    }
+
+    /// Whether `event` would be handled now (rule R59).
+    public func canSend(_ event: Event) -> Bool { machine.canSend(event) }
+
+    /// The events among `candidates` that would be handled now (rule R59).
+    public func validEvents(among candidates: [Event]) -> [Event] { machine.validEvents(among: candidates) }
+
+    /// A snapshot of the whole running state (rule R40), taken between operations.
+    public func snapshot() async -> ChartSnapshot<Event, Context> {
+        await acquire()
+        defer { release() }
+        return machine.snapshot()
+    }
+
+    /// Restores a snapshot (rule R40): checked against the chart, no actions run; invoked work is
+    /// reconciled with the restored configuration.
+    public func restore(from snapshot: ChartSnapshot<Event, Context>) async throws(MachineError) {
+        try await operation { (m) throws(MachineError) in try m.restore(from: snapshot) }
+    }
+
+    /// The logged steps (rule R41), when `historyDepth` is set in the options.
+    public var history: [MachineTransition<State, Event>] { machine.history }
+
+    /// Whether ``undo()`` has a step to take back.
+    public var canUndo: Bool { machine.canUndo }
+
+    /// Takes back the last logged step (rule R41); returns the top-level state after, or `nil`.
+    @discardableResult
+    public func undo() async -> State? {
+        try? await operation { (m) throws(MachineError) in m.undo() } ?? nil
+    }
+
+    /// Suspends to a background state (rule R42).
+    public func suspend(to background: State) async throws(MachineError) {
+        try await operation { (m) throws(MachineError) in try m.suspend(to: background) }
+    }
+
+    /// Resumes the suspended configuration (rule R42).
+    public func resume() async throws(MachineError) {
+        try await operation { (m) throws(MachineError) in try m.resume() }
+    }
+}
+
+extension AsyncStateMachine where Event: CaseIterable {
+    /// Every event of a `CaseIterable` event type that would be handled now (rule R59).
+    public var validEvents: [Event] { machine.validEvents }
+}
