@@ -26,7 +26,7 @@ public struct Final<State: Hashable & Sendable, Event: Hashable & Sendable, Cont
 }
 
 /// Declares a global state: any state of its machine may request it with
-/// ``StateMachine/transition(to:)`` without listing it in its ``Routes`` (Machinus' `.global`).
+/// ``StateMachine/transition(to:)-(T)`` without listing it in its ``Routes`` (Machinus' `.global`).
 public struct Global<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
     let element: MachineElement<State, Event, Context>
     /// Declares a global state.

@@ -163,32 +163,46 @@ extension ChartInstance {
     /// the one selected first (document order of the atomic states) wins.
     @usableFromInline
     mutating func removeConflictingTransitions() {
-        var keptT: [Int32] = []
-        var keptD: [Int32] = []
-        for k in selected.indices {
+        // Kept transitions are compacted in place at the front of `selected`: the transition at
+        // index k is only compared with those kept before it, all at indices below k.
+        var kept = 0
+        for k in 0..<selected.count {
             let t1 = selected[k]
             let d1 = selectedDomains[k]
             var preempted = false
-            var remove: [Int] = []
-            for j in keptT.indices where exitSetsIntersect(d1, keptD[j]) {
-                if chart.isDescendant(chart.transitions[Int(t1)].source, of: chart.transitions[Int(keptT[j])].source) {
-                    remove.append(j)
-                } else {
+            var j = 0
+            var removed = 0
+            // First pass: is t1 preempted by a kept transition it conflicts with?
+            while j < kept {
+                if exitSetsIntersect(d1, selectedDomains[j]),
+                    !chart.isDescendant(chart.transitions[Int(t1)].source, of: chart.transitions[Int(selected[j])].source)
+                {
                     preempted = true
                     break
                 }
+                j += 1
             }
-            if !preempted {
-                for j in remove.reversed() {
-                    keptT.remove(at: j)
-                    keptD.remove(at: j)
+            if preempted { continue }
+            // Second pass: drop the kept transitions t1 preempts (its source is their descendant).
+            j = 0
+            var write = 0
+            while j < kept {
+                if exitSetsIntersect(d1, selectedDomains[j]) {
+                    removed += 1
+                } else {
+                    selected[write] = selected[j]
+                    selectedDomains[write] = selectedDomains[j]
+                    write += 1
                 }
-                keptT.append(t1)
-                keptD.append(d1)
+                j += 1
             }
+            kept -= removed
+            selected[kept] = t1
+            selectedDomains[kept] = d1
+            kept += 1
         }
-        selected = ScratchBuffer(keptT)
-        selectedDomains = ScratchBuffer(keptD)
+        selected.count = kept
+        selectedDomains.count = kept
     }
 
     /// Whether the exit sets of two transitions with these domains share an active state.

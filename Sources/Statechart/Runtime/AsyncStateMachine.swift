@@ -76,7 +76,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     /// Sends an event: fires timers that fell due, runs the middleware, processes the event run to
     /// completion, then awaits the work its actions queued (rule R51) before returning.
     ///
-    /// - Throws: the errors of ``StateMachine/send(_:)``; ``MachineError/transitionRejected(event:)``
+    /// - Throws: the errors of ``StateMachine/send(_:)-(Event)``; ``MachineError/transitionRejected(event:)``
     ///   or a middleware's error when middleware refuses the event; ``MachineError/executionFailed(_:)``
     ///   when queued work failed.
     public func send(_ event: Event) async throws(MachineError) {

@@ -28,7 +28,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// Behaviour switches of a ``StateMachine``.
     public struct Options: Sendable {
-        /// Whether ``StateMachine/send(_:)`` throws ``MachineError/eventNotHandled(event:configuration:)``
+        /// Whether ``StateMachine/send(_:)-(Event)`` throws ``MachineError/eventNotHandled(event:configuration:)``
         /// for an event that enables no transition (rule R18). Default `true`.
         public var throwsOnUnhandledEvent = true
         /// Whether requesting the state that is already active throws
