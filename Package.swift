@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "Statechart", targets: ["Statechart"]),
         .library(name: "StatechartInterchange", targets: ["StatechartInterchange"]),
+        .library(name: "StatechartTesting", targets: ["StatechartTesting"]),
         .executable(name: "statechart", targets: ["StatechartCLI"]),
     ],
     targets: [
@@ -22,6 +23,9 @@ let package = Package(
         .target(name: "Statechart"),
         // SCXML import/export and the conformance scenario runner. Uses FoundationXML.
         .target(name: "StatechartInterchange", dependencies: ["Statechart"]),
+        // Test helpers for users' charts: the exhaustive TestStore and scenario checks (issue 7 §7).
+        // Depends on Swift Testing (from the toolchain); may use Foundation's JSON decoding.
+        .target(name: "StatechartTesting", dependencies: ["Statechart"]),
         // The `statechart` command.
         .executableTarget(name: "StatechartCLI", dependencies: ["Statechart", "StatechartInterchange"]),
         .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
@@ -33,6 +37,7 @@ let package = Package(
         ),
         // The documented examples of the five seed READMEs, written with the public API only (issue 4 §1).
         .testTarget(name: "ConformanceTests", dependencies: ["Statechart"]),
+        .testTarget(name: "StatechartTestingTests", dependencies: ["Statechart", "StatechartTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
