@@ -11,6 +11,7 @@ enum CommandLineTool {
           run FILE.scxml [EVENT…]        Start a chart and send it events, printing the configuration
           export FILE.scxml [--format F] Write a chart as scxml, dot or mermaid
           validate FILE.scxml [--strict] Check a chart for unreachable states, dead transitions, loops…
+          paths FILE.scxml --out DIR     Write model-based test scenarios that take every transition
           help                           Show this help
 
         With no command, runs a built-in example. `statechart COMMAND --help` describes a command.
@@ -26,6 +27,7 @@ enum CommandLineTool {
         case "run": return RunCommand.main(rest)
         case "export": return ExportCommand.main(rest)
         case "validate": return ValidateCommand.main(rest)
+        case "paths": return PathsCommand.main(rest)
         case "help", "--help", "-h":
             print(usage)
             return 0

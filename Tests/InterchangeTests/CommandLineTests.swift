@@ -147,4 +147,25 @@ struct CommandLineTests {
         #expect(failed.status == 1)
         #expect(failed.stdout.contains("invalid-chart") && failed.stdout.contains("line 2"))
     }
+
+    @Test("paths writes scenarios that take every transition, and test runs them")
+    func pathsCommand() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let chart = dir.appendingPathComponent("door.scxml")
+        try """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+              <state id="closed"><transition event="open" target="opened"/><transition event="lock" target="locked"/></state>
+              <state id="opened"><transition event="close" target="closed"/></state>
+              <state id="locked"><transition event="unlock" target="closed"/></state>
+            </scxml>
+            """.write(to: chart, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("paths")
+        let r = try run(["paths", chart.path, "--out", out.path])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("4 of 4 transitions taken"))
+        let t = try run(["test", out.path])
+        #expect(t.status == 0)
+        #expect(t.stdout.hasSuffix(" passed, 0 failed\n"))
+    }
 }
