@@ -57,17 +57,7 @@ extension ChartInstance {
         for s in scope.exits where chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
         scope.entries.removeAll()
         for s in suspension.configuration { scope.entries.append(s) }
-        var k = 0
-        while k < scope.exits.count {
-            let s = scope.exits[k]
-            k += 1
-            if isTracing { trace.append(.exited(chart.ids[Int(s)])) }
-            if chart.states[Int(s)].hasExitActions {
-                for block in chart.exitActions[Int(s)] { runBlock(block, state: s) }
-            }
-            if chart.hasInvocations { stopInvocations(of: s) }
-            configuration.remove(s)
-        }
+        exitStates()
         for s in suspension.configuration {
             configuration.insert(s)
             if isTracing { trace.append(.entered(chart.ids[Int(s)])) }

@@ -102,15 +102,7 @@ extension ChartInstance {
         scope.exits.removeAll()
         scope.entries.removeAll()
         for s in configuration.list.reversed() { scope.exits.append(s) }
-        let exits = scope.exits
-        for s in exits {
-            if isTracing { trace.append(.exited(chart.ids[Int(s)])) }
-            if chart.states[Int(s)].hasExitActions {
-                for block in chart.exitActions[Int(s)] { runBlock(block, state: s) }
-            }
-            if chart.hasInvocations { stopInvocations(of: s) }
-            configuration.remove(s)
-        }
+        exitStates()
         internalQueue.removeAll()
         externalQueue.removeAll()
         timers.removeAll()

@@ -24,17 +24,7 @@ extension ChartInstance {
         // where the machine is going.
         computeEntrySet()
         // 3. Exit actions, then removal from the configuration.
-        var k = 0
-        while k < scope.exits.count {
-            let s = scope.exits[k]
-            k += 1
-            if isTracing { trace.append(.exited(chart.ids[Int(s)])) }
-            if chart.states[Int(s)].hasExitActions {
-                for block in chart.exitActions[Int(s)] { runBlock(block, state: s) }
-            }
-            if chart.hasInvocations { stopInvocations(of: s) }
-            configuration.remove(s)
-        }
+        exitStates()
         // 4. Transition actions in selection order.
         var n = 0
         while n < selected.count {
@@ -57,6 +47,24 @@ extension ChartInstance {
             .transition(
                 source: tr.source == 0 ? chart.name : chart.ids[Int(tr.source)], ordinal: Int(tr.ordinal),
                 targets: targets(of: t).map { chart.ids[Int($0)] }))
+    }
+
+    /// Exits the states of `scope.exits` in that order: each one's exit actions, its invoked work
+    /// cancelled, then its removal from the configuration (SCXML `exitStates`, after the history
+    /// was recorded).
+    @inlinable
+    mutating func exitStates() {
+        var k = 0
+        while k < scope.exits.count {
+            let s = scope.exits[k]
+            k += 1
+            if isTracing { trace.append(.exited(chart.ids[Int(s)])) }
+            if chart.states[Int(s)].hasExitActions {
+                for block in chart.exitActions[Int(s)] { runBlock(block, state: s) }
+            }
+            if chart.hasInvocations { stopInvocations(of: s) }
+            configuration.remove(s)
+        }
     }
 
     /// Stores the history values of an exiting state: deep = active atomic descendants,
