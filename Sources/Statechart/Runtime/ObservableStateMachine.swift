@@ -5,7 +5,7 @@ import Observation
 ///
 /// ```swift
 /// struct OrderView: View {
-///     @State var order = try! ObservableStateMachine(orderMachine, context: Order())
+///     @State var order: ObservableStateMachine<OrderState, OrderEvent, Order>  // made by the app
 ///     var body: some View {
 ///         Text("Status: \(order.state)")
 ///         Button("Confirm") { try? order.send(.confirm) }.disabled(!order.canSend(.confirm))
