@@ -35,7 +35,8 @@ enum SCXMLDelay {
         case "": return .failure(Failure("a unit is required: 'ms' or 's'"))
         default: return .failure(Failure("unknown unit '\(unit)': CSS2 times are in 'ms' or 's'"))
         }
-        while integerDigits.first == 0 { integerDigits.removeFirst() }
+        // Drop leading zeros in one step: removing them one at a time is quadratic in their number.
+        integerDigits.removeFirst(integerDigits.prefix { $0 == 0 }.count)
         while fractionDigits.last == 0 { fractionDigits.removeLast() }
         guard integerDigits.count <= 12 else { return .failure(Failure("the delay is too long")) }
         guard fractionDigits.count <= 18 else { return .failure(Failure("too many decimals")) }

@@ -25,16 +25,23 @@ public typealias SCXMLChart = Chart<String, SCXMLContext>
 /// ``SCXMLError`` naming the element and its line, and so is malformed XML, a `<!DOCTYPE>` (no
 /// entity is ever declared or resolved), and a chart that does not compile (an unknown target…).
 /// Elements and attributes of other namespaces (editor annotations) are ignored.
+///
+/// Every `load` takes ``SCXMLLoadOptions`` whose ``SCXMLLimits`` bound the file size, the nesting
+/// depth and the numbers of states and elements; the defaults admit every real chart. A document
+/// over a limit is refused with ``SCXMLError/limitExceeded(_:limit:element:line:)``. Reading is
+/// iterative: nesting depth costs no stack.
 public enum SCXMLDocument {
     /// Loads a document from a file. The chart is named by the `name` attribute, or else the file name.
-    public static func load(contentsOf url: URL) throws(SCXMLError) -> SCXMLChart {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw .unreadable(path: url.path, reason: (error as NSError).localizedDescription)
-        }
-        return try load(data: data, name: url.deletingPathExtension().lastPathComponent)
+    ///
+    /// - Parameters:
+    ///   - url: The file.
+    ///   - options: How to load it; its limits bound what is read (the file is never read beyond
+    ///     ``SCXMLLimits/maximumFileSize``).
+    public static func load(contentsOf url: URL, options: SCXMLLoadOptions = .init()) throws(SCXMLError)
+        -> SCXMLChart
+    {
+        let data = try read(url, limit: options.limits.maximumFileSize)
+        return try load(data: data, name: url.deletingPathExtension().lastPathComponent, options: options)
     }
 
     /// Loads a document from UTF-8 data.
@@ -42,8 +49,11 @@ public enum SCXMLDocument {
     /// - Parameters:
     ///   - data: The document.
     ///   - name: The chart's name when the document has no `name` attribute.
-    public static func load(data: Data, name: String = "scxml") throws(SCXMLError) -> SCXMLChart {
-        let tree = try XMLTreeReader.read(data)
+    ///   - options: How to load it (the limits on the document).
+    public static func load(data: Data, name: String = "scxml", options: SCXMLLoadOptions = .init())
+        throws(SCXMLError) -> SCXMLChart
+    {
+        let tree = try XMLTreeReader.read(data, limits: options.limits)
         var builder = SCXMLBuilder(tree: tree)
         let definition = try builder.build(defaultName: name)
         do {
@@ -61,8 +71,11 @@ public enum SCXMLDocument {
     /// - Parameters:
     ///   - string: The document.
     ///   - name: The chart's name when the document has no `name` attribute.
-    public static func load(string: String, name: String = "scxml") throws(SCXMLError) -> SCXMLChart {
-        try load(data: Data(string.utf8), name: name)
+    ///   - options: How to load it (the limits on the document).
+    public static func load(string: String, name: String = "scxml", options: SCXMLLoadOptions = .init())
+        throws(SCXMLError) -> SCXMLChart
+    {
+        try load(data: Data(string.utf8), name: name, options: options)
     }
 
     /// Reads a document into a chart definition without compiling it (so a caller can add to it).
@@ -70,12 +83,39 @@ public enum SCXMLDocument {
     /// - Parameters:
     ///   - data: The document.
     ///   - name: The chart's name when the document has no `name` attribute.
-    public static func definition(data: Data, name: String = "scxml") throws(SCXMLError) -> ChartDefinition<
-        String, SCXMLContext
-    > {
-        let tree = try XMLTreeReader.read(data)
+    ///   - options: How to load it (the limits on the document).
+    public static func definition(data: Data, name: String = "scxml", options: SCXMLLoadOptions = .init())
+        throws(SCXMLError) -> ChartDefinition<String, SCXMLContext>
+    {
+        let tree = try XMLTreeReader.read(data, limits: options.limits)
         var builder = SCXMLBuilder(tree: tree)
         return try builder.build(defaultName: name)
+    }
+
+    /// Reads a file, at most `limit` bytes of it: a larger file (or an endless stream) is refused
+    /// without reading the rest.
+    static func read(_ url: URL, limit: Int) throws(SCXMLError) -> Data {
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw .unreadable(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        defer { try? handle.close() }
+        var data = Data()
+        do {
+            // Read in chunks up to one byte past the limit, which tells a file that is too large.
+            let wanted = limit == .max ? limit : limit + 1
+            while data.count < wanted {
+                guard let chunk = try handle.read(upToCount: min(wanted - data.count, 1 << 22)), !chunk.isEmpty
+                else { break }
+                data.append(chunk)
+            }
+        } catch {
+            throw .unreadable(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        if data.count > limit { throw .limitExceeded(.fileSize, limit: limit, element: nil, line: nil) }
+        return data
     }
 
     /// Parses an SCXML `delay` value (a CSS2 time such as `500ms`, `2s`, `.5s` or `1.5s`).

@@ -35,6 +35,9 @@ public enum SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsupportedExpression(String, attribute: String, element: String, line: Int)
     /// The document is well-formed SCXML but not a valid chart (an unknown target, a duplicate id…).
     case invalidChart(ChartError, element: String?, line: Int?)
+    /// The document exceeds one of the ``SCXMLLimits``: `limit` is the value in force; `element` and
+    /// `line` say where it was hit (both `nil` for the file size, checked before parsing).
+    case limitExceeded(SCXMLLimit, limit: Int, element: String?, line: Int?)
 
     /// The line the problem is on (1-based), when known.
     public var line: Int? {
@@ -46,7 +49,7 @@ public enum SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
             .missingAttribute(_, _, let l),
             .invalidAttributeValue(_, _, _, let l, _), .unsupportedExpression(_, _, _, let l):
             return l
-        case .invalidChart(_, _, let l): return l
+        case .invalidChart(_, _, let l), .limitExceeded(_, _, _, let l): return l
         }
     }
 
@@ -62,7 +65,7 @@ public enum SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unexpectedText(let e, _), .unsupportedAttribute(_, let e, _), .missingAttribute(_, let e, _),
             .invalidAttributeValue(_, _, let e, _, _), .unsupportedExpression(_, _, let e, _):
             return e
-        case .invalidChart(_, let e, _): return e
+        case .invalidChart(_, let e, _), .limitExceeded(_, _, let e, _): return e
         }
     }
 
@@ -105,6 +108,11 @@ public enum SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidChart(let error, let e, let line):
             let prefix = e.map { "<\($0)>" + (line.map { " at line \($0)" } ?? "") + ": " } ?? ""
             return prefix + error.description
+        case .limitExceeded(let limit, let value, let e, let line):
+            let place =
+                e.map { " at <\($0)>" + (line.map { " (line \($0))" } ?? "") } ?? (line.map { " at line \($0)" } ?? "")
+            return "the document exceeds the \(limit) of \(value) \(limit.unit)\(place); "
+                + "raise SCXMLLimits.\(limit.propertyName) to load it"
         }
     }
 }
