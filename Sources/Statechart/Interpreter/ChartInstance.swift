@@ -106,7 +106,16 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @inlinable
     @discardableResult
     public mutating func send(_ event: Event) throws(MachineError) -> Bool {
-        try send(chartEvent: .event(event))
+        // Idle with nothing queued (the usual case): the event's macrostep runs directly.
+        guard isRunning, !isTracing, externalQueue.isEmpty, internalQueue.isEmpty, microstepLimit > 0 else {
+            return try send(chartEvent: .event(event))
+        }
+        let handled = sendLean(event)
+        #if DEBUG
+            assertInvariants()
+        #endif
+        if limitError != nil || !failures.isEmpty { try throwFailures() }
+        return handled
     }
 
     /// Sends any chart event (a user event, or a done or error event injected from outside).

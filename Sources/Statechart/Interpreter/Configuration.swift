@@ -31,6 +31,86 @@ struct Configuration: Sendable, Equatable {
         if i >= 0 { list.remove(at: i) }
     }
 
+    /// Removes active states in one pass over the list (the bulk form of ``remove(_:)``).
+    @inlinable mutating func remove(all states: ScratchBuffer<Int32>) {
+        guard !states.isEmpty else { return }
+        var n = 0
+        while n < states.count {
+            let s = states[n]
+            bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
+            n += 1
+        }
+        var write = 0
+        var read = 0
+        while read < list.count {
+            let s = list[read]
+            if contains(s) {
+                list[write] = s
+                write += 1
+            }
+            read += 1
+        }
+        list.count = write
+    }
+
+    /// Inserts states given in ascending order by merging them into the list from the back (the
+    /// bulk form of ``insert(_:)``). States already active are skipped.
+    @inlinable mutating func insert(sorted states: ScratchBuffer<Int32>) {
+        var n = 0
+        while n < states.count {
+            if contains(states[n]) {
+                for s in states { insert(s) }
+                return
+            }
+            n += 1
+        }
+        n = 0
+        while n < states.count {
+            let s = states[n]
+            bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
+            list.append(s)
+            n += 1
+        }
+        // The new states were appended; merge them into place from the back.
+        var i = list.count - states.count - 1
+        var j = states.count - 1
+        var w = list.count - 1
+        while j >= 0 && i >= 0 {
+            if list[i] > states[j] {
+                list[w] = list[i]
+                i -= 1
+            } else {
+                list[w] = states[j]
+                j -= 1
+            }
+            w -= 1
+        }
+        while j >= 0 {
+            list[w] = states[j]
+            j -= 1
+            w -= 1
+        }
+    }
+
+    /// Drops the list from `position` on and appends `states[range]`, which must all come after
+    /// the states kept, in ascending order: the exit and entry of a chain in one pass.
+    @inlinable mutating func replaceTail(from position: Int, with states: [Int32], in range: Range<Int32>) {
+        var n = position
+        while n < list.count {
+            let s = list[n]
+            bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
+            n += 1
+        }
+        list.count = position
+        var k = range.lowerBound
+        while k < range.upperBound {
+            let s = states[Int(k)]
+            bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
+            list.append(s)
+            k += 1
+        }
+    }
+
     @inlinable mutating func removeAll() {
         for s in list { bits[Int(s) >> 6] = 0 }
         list.removeAll()

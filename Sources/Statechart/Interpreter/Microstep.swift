@@ -2,8 +2,21 @@ extension ChartInstance {
     /// Takes the selected transitions together (SCXML `microstep`, rule R8): exit the exit set in
     /// exit order (history recorded first), run the transitions' actions in selection order, enter
     /// the entry set in entry order.
+    ///
+    /// Transitions whose entry sets were precomputed take the lean path (`LeanStep.swift`); the
+    /// others, and every step while tracing, take the general one. Both do the same thing.
     @inlinable
     mutating func microstep() {
+        if !isTracing && selectedAreStatic() {
+            leanMicrostep()
+        } else {
+            generalMicrostep()
+        }
+    }
+
+    /// The general microstep: any transitions, history and dynamic targets included, with tracing.
+    @inlinable
+    mutating func generalMicrostep() {
         let chart = self.chart
         // 1. Exit set: active proper descendants of any domain, in reverse document order.
         scope.exits.removeAll()

@@ -97,4 +97,20 @@ extension ScratchBuffer where Element: Comparable {
             i += 1
         }
     }
+
+    /// Sorts in place, then drops repeated elements.
+    @inlinable mutating func sortAndRemoveDuplicates() {
+        sortInPlace()
+        guard count > 1 else { return }
+        var write = 1
+        var read = 1
+        while read < count {
+            if storage[read] != storage[write - 1] {
+                storage[write] = storage[read]
+                write += 1
+            }
+            read += 1
+        }
+        count = write
+    }
 }

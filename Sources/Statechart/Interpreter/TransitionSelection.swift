@@ -26,22 +26,44 @@ extension ChartInstance {
                 if let event, let matcher = chart.transitions[Int(t)].matcher, !matcher.matches(event, in: chart) {
                     continue
                 }
-                if let g = chart.transitions[Int(t)].guardCondition, !evaluate(g, event: event, transition: t) {
-                    continue
-                }
-                if chart.hasAsyncGuards, chart.transitions[Int(t)].asyncGuard != nil, asyncGuardResults[t] != true {
-                    continue
-                }
-                if chart.transitions[Int(t)].dynamicTargets != nil, !resolveDynamicTargets(t, event: event) {
-                    continue
-                }
+                if !conditionsHold(t, event: event) { continue }
                 if !selected.contains(t) { selected.append(t) }
                 break
             }
         }
+        return finishSelection()
+    }
+
+    /// Whether a transition whose descriptor matched is enabled: its guard holds, its
+    /// asynchronous guard answered yes (rule R58) and its dynamic targets resolve.
+    @inlinable
+    mutating func conditionsHold(_ t: Int32, event: ChartEvent<Event>?) -> Bool {
+        if let g = chart.transitions[Int(t)].guardCondition, !evaluate(g, event: event, transition: t) {
+            return false
+        }
+        if chart.hasAsyncGuards, chart.transitions[Int(t)].asyncGuard != nil, asyncGuardResults[t] != true {
+            return false
+        }
+        if chart.transitions[Int(t)].dynamicTargets != nil, !resolveDynamicTargets(t, event: event) {
+            return false
+        }
+        return true
+    }
+
+    /// Computes the domains of the selected transitions and removes conflicts (rules R6, R7).
+    ///
+    /// - Returns: Whether any transition is selected.
+    @inlinable
+    mutating func finishSelection() -> Bool {
         if selected.isEmpty { return false }
         selectedDomains.removeAll()
-        for t in selected { selectedDomains.append(domain(of: t)) }
+        var n = 0
+        while n < selected.count {
+            let t = selected[n]
+            let d = chart.transitions[Int(t)].domain
+            selectedDomains.append(d != -2 ? d : domain(of: t))
+            n += 1
+        }
         if selected.count > 1 { removeConflictingTransitions() }
         return true
     }
@@ -161,7 +183,7 @@ extension ChartInstance {
     /// SCXML `removeConflictingTransitions`: two transitions conflict when their exit sets
     /// intersect; a transition whose source is a descendant of the other's preempts it, otherwise
     /// the one selected first (document order of the atomic states) wins.
-    @usableFromInline
+    @inlinable
     mutating func removeConflictingTransitions() {
         // Kept transitions are compacted in place at the front of `selected`: the transition at
         // index k is only compared with those kept before it, all at indices below k.
@@ -206,7 +228,10 @@ extension ChartInstance {
     }
 
     /// Whether the exit sets of two transitions with these domains share an active state.
-    @usableFromInline
+    ///
+    /// Always inlined: a non-mutating method called from a mutating one receives a copy of the
+    /// whole instance when it is not.
+    @inline(__always) @inlinable
     func exitSetsIntersect(_ a: Int32, _ b: Int32) -> Bool {
         guard a >= 0, b >= 0 else { return false }
         let inner: Int32

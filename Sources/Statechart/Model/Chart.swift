@@ -72,6 +72,13 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// Whether any transition has an asynchronous guard.
     @usableFromInline let hasAsyncGuards: Bool
     @usableFromInline let historyCount: Int
+    /// Per transition, what the lean microstep needs, in a small plain value (``LeanTables``).
+    @usableFromInline let lean: [LeanTransition]
+    /// The static entry sets of ``lean``, one after another.
+    @usableFromInline let leanEntries: [Int32]
+    /// ``eventCandidates`` with each exact event descriptor inline, for selection without
+    /// reading ``Transition``.
+    @usableFromInline let leanCandidates: [LeanCandidate<Event>]
     /// State ids by index.
     public let ids: [String]
     @usableFromInline let locations: [SourceLocation?]
@@ -96,6 +103,12 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.exitActions = exitActions
         self.hasEventless = !eventlessCandidates.isEmpty
         self.historyCount = historyCount
+        let leanTables = LeanTables<Event, Context>(
+            states: states, transitions: transitions, eventCandidates: eventCandidates, staticEntries: staticEntries,
+            staticDefaultEntries: staticDefaultEntries, invocations: invocations)
+        self.lean = leanTables.transitions
+        self.leanEntries = leanTables.entries
+        self.leanCandidates = leanTables.candidates
         self.requestTransitions = requestTransitions
         self.staticEntries = staticEntries
         self.staticDefaultEntries = staticDefaultEntries

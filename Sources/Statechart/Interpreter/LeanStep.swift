@@ -1,0 +1,208 @@
+/// The interpreter's hot path: the same SCXML algorithm as the general code, for the common case,
+/// without reading anything it does not need.
+///
+/// - An external user event sent while nothing is queued is processed directly, without going
+///   through the external queue (``sendLean(_:)``).
+/// - Selection reads `Chart.leanCandidates`, where an exact `.event(e)` descriptor is compared
+///   inline, instead of each candidate's full ``Chart/Transition``.
+/// - A microstep whose transitions all have precomputed entry sets (``leanMicrostep()``) copies
+///   those sets, and when the states it exits and enters have no actions, history or invoked work,
+///   it updates the configuration in bulk.
+///
+/// Tracing always takes the general path, so a traced run shows every step the general code
+/// takes; the whole test suite, the Specs and the SCION conformance run exercise both.
+extension ChartInstance {
+    /// One external macrostep for a user event, when the queues are empty (rule R1): select,
+    /// take the microstep, then run to completion only if something can follow (eventless
+    /// transitions, raised events, a halt, events sent by actions).
+    ///
+    /// - Returns: Whether the event enabled a transition.
+    @inlinable
+    mutating func sendLean(_ event: Event) -> Bool {
+        if let handled = sendAlongChain(event) {
+            if chart.hasEventless { runToCompletion() }
+            return handled
+        }
+        scope.currentEvent = .event(event)
+        let enabled = selectTransitions(forUserEvent: event)
+        if chart.hasAsyncGuards { asyncGuardResults.removeAll() }
+        if enabled { microstep() }
+        if chart.hasEventless || !internalQueue.isEmpty || !isRunning { runToCompletion() }
+        if !externalQueue.isEmpty { processExternalQueue() }
+        return enabled
+    }
+
+    /// The fastest case, decided without side effects: one active atomic state (the configuration
+    /// is a chain from the top level down to it), and the first candidate of its list that can
+    /// match is an exact descriptor on an unguarded transition without actions whose exits and
+    /// entries run nothing. Then the step only moves the configuration: the chain above the
+    /// domain is cut and the precomputed entries are appended (they are all deeper than the
+    /// domain, so the list stays sorted).
+    ///
+    /// - Returns: Whether a transition was taken, or `nil` when the case does not apply (nothing
+    ///   has been changed; the caller takes the general path).
+    @inlinable
+    mutating func sendAlongChain(_ event: Event) -> Bool? {
+        let count = configuration.list.count
+        guard count > 0, !chart.hasInvocations else { return nil }
+        let atomic = configuration.list[count - 1]
+        let state = chart.states[Int(atomic)]
+        // Every active state is an ancestor of the last one exactly when the list is as long as
+        // that state is deep (the root, depth 0, is not listed).
+        guard state.depth == count else { return nil }
+        var k = state.candidateStart
+        var chosen: Int32 = -1
+        while k < state.candidateEnd {
+            let candidate = chart.leanCandidates[Int(k)]
+            k += 1
+            guard let wanted = candidate.event, !candidate.conditional else { return nil }
+            if wanted == event {
+                chosen = candidate.transition
+                break
+            }
+        }
+        guard chosen >= 0 else { return false }
+        let lean = chart.lean[Int(chosen)]
+        guard lean.flags.rawValue == LeanTransition.Flags([.isStatic, .plainEntry]).rawValue else { return nil }
+        let domain = lean.domain
+        if domain < 0 { return true }
+        var keep = count
+        while keep > 0 {
+            let s = configuration.list[keep - 1]
+            if s <= domain { break }
+            if chart.states[Int(s)].hasExitActions || chart.states[Int(s)].hasHistoryChild { return nil }
+            keep -= 1
+        }
+        configuration.replaceTail(from: keep, with: chart.leanEntries, in: lean.entryStart..<lean.entryEnd)
+        return true
+    }
+
+    /// ``selectTransitions(for:)`` for a user event: the same visit of atomic states in document
+    /// order and of their candidates innermost first, matching exact descriptors inline.
+    @inlinable
+    mutating func selectTransitions(forUserEvent event: Event) -> Bool {
+        selected.removeAll()
+        if !resolvedTargets.isEmpty { resolvedTargets.removeAll() }
+        var n = 0
+        while n < configuration.list.count {
+            let s = configuration.list[n]
+            n += 1
+            let state = chart.states[Int(s)]
+            guard state.kind.isAtomic else { continue }
+            var k = state.candidateStart
+            while k < state.candidateEnd {
+                let candidate = chart.leanCandidates[Int(k)]
+                k += 1
+                let t = candidate.transition
+                if let wanted = candidate.event {
+                    guard wanted == event else { continue }
+                } else if let matcher = chart.transitions[Int(t)].matcher, !matcher.matches(.event(event), in: chart) {
+                    continue
+                }
+                if candidate.conditional, !conditionsHold(t, event: .event(event)) { continue }
+                if !selected.contains(t) { selected.append(t) }
+                break
+            }
+        }
+        return finishSelection()
+    }
+
+    /// Whether every selected transition has a precomputed domain and entry set. (Always
+    /// inlined: see ``exitSetsIntersect(_:_:)``.)
+    @inline(__always) @inlinable
+    func selectedAreStatic() -> Bool {
+        var n = 0
+        while n < selected.count {
+            if !chart.lean[Int(selected[n])].flags.contains(.isStatic) { return false }
+            n += 1
+        }
+        return true
+    }
+
+    /// The microstep of transitions with precomputed entry sets (rule R8), in the general
+    /// microstep's order: exit set, history, exit actions, transition actions, entries.
+    @inlinable
+    mutating func leanMicrostep() {
+        // 1. Exit set: the active proper descendants of each domain, in reverse document order.
+        //    A subtree is an index range and the list is sorted, so the scan stops at the
+        //    lowest domain instead of visiting the whole configuration.
+        scope.exits.removeAll()
+        var lowest = Int32.max
+        var n = 0
+        while n < selectedDomains.count {
+            let d = selectedDomains[n]
+            if d >= 0 && d < lowest { lowest = d }
+            n += 1
+        }
+        var exitWork = chart.hasInvocations
+        var i = configuration.list.count - 1
+        while i >= 0 {
+            let s = configuration.list[i]
+            if s <= lowest { break }
+            i -= 1
+            var j = 0
+            while j < selectedDomains.count {
+                let d = selectedDomains[j]
+                j += 1
+                if d >= 0 && s > d && s < chart.states[Int(d)].end {
+                    scope.exits.append(s)
+                    if chart.states[Int(s)].hasExitActions || chart.states[Int(s)].hasHistoryChild { exitWork = true }
+                    break
+                }
+            }
+        }
+        // 2. Entry set, before any exit action runs so that exit actions see where the machine
+        //    goes. Transitions taken together have disjoint domains (rule R7), so their entry
+        //    sets are disjoint and only their order has to be restored.
+        scope.entries.removeAll()
+        var plainEntry = true
+        n = 0
+        while n < selected.count {
+            let lean = chart.lean[Int(selected[n])]
+            n += 1
+            if !lean.flags.contains(.plainEntry) { plainEntry = false }
+            var k = lean.entryStart
+            while k < lean.entryEnd {
+                scope.entries.append(chart.leanEntries[Int(k)])
+                k += 1
+            }
+        }
+        if selected.count > 1 { scope.entries.sortAndRemoveDuplicates() }
+        // 3. History for every exited state before any exit action (rule R11), then the exits;
+        //    with nothing to run, only the configuration changes.
+        if exitWork {
+            n = 0
+            while n < scope.exits.count {
+                let s = scope.exits[n]
+                n += 1
+                if chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
+            }
+            exitStates()
+        } else {
+            configuration.remove(all: scope.exits)
+        }
+        // 4. Transition actions in selection order.
+        n = 0
+        while n < selected.count {
+            let t = selected[n]
+            n += 1
+            if chart.lean[Int(t)].flags.contains(.hasActions) {
+                runBlock(chart.transitions[Int(t)].actions, state: chart.transitions[Int(t)].source)
+            }
+        }
+        // 5. Entries in document order; the general entry loop when anything runs on entry.
+        if plainEntry {
+            configuration.insert(sorted: scope.entries)
+        } else {
+            entrySet.clear()
+            n = 0
+            while n < selected.count {
+                for s in chart.staticDefaultEntries[Int(selected[n])] {
+                    entrySet.defaultMarks[Int(s) >> 6] |= 1 << UInt64(s & 63)
+                }
+                n += 1
+            }
+            enterStates()
+        }
+    }
+}
