@@ -20,7 +20,10 @@ struct SeededGenerator: RandomNumberGenerator {
 enum RandomCharts {
     static let events = ["a", "b", "c", "d", "e.x", "e.y"]
 
-    static func make(seed: UInt64) -> ChartDefinition<String, Int> {
+    /// A random chart. `exactEvents` declares single-name descriptors as `.event(e)` (what the
+    /// typed builder emits) instead of SCXML names; `orderedEffects` makes every action fold a
+    /// distinct number into the context, so that the context records the order actions ran in.
+    static func make(seed: UInt64, exactEvents: Bool = false, orderedEffects: Bool = false) -> ChartDefinition<String, Int> {
         var rng = SeededGenerator(seed: seed)
         var d = ChartDefinition<String, Int>(name: "random\(seed)", eventName: { $0 })
         var ids: [String] = []
@@ -90,21 +93,36 @@ enum RandomCharts {
                 let modulus = Int.random(in: 2...3, using: &rng)
                 let residue = Int.random(in: 0..<modulus, using: &rng)
                 let guarded = eventless || Int.random(in: 0..<3, using: &rng) == 0
-                var actions: [Action<String, Int>] = [.run("count") { $0.context += 1 }]
+                let mark = Int.random(in: 1..<1_000, using: &rng)
+                var actions: [Action<String, Int>] = [
+                    orderedEffects ? .run("mark") { $0.context = ($0.context &* 31 &+ mark) & 0xFFFF } : .run("count") { $0.context += 1 }
+                ]
                 if Int.random(in: 0..<5, using: &rng) == 0 { actions.append(.raise(events.randomElement(using: &rng)!)) }
                 if Int.random(in: 0..<8, using: &rng) == 0 { actions.append(.send(events.randomElement(using: &rng)!)) }
                 d.addTransition(
                     TransitionDefinition(
-                        on: eventless ? nil : .names([events.randomElement(using: &rng)!]),
+                        on: eventless ? nil : descriptor(events.randomElement(using: &rng)!, exact: exactEvents),
                         guard: guarded ? .predicate { count, _ in count % modulus == residue } : nil, to: targets,
                         kind: Bool.random(using: &rng) ? .internal : .external, actions: actions),
                     from: source)
             }
             if source != d.root && Int.random(in: 0..<4, using: &rng) == 0 {
-                d.addOnEntry([.run("enter") { $0.context += 2 }], to: source)
+                let mark = Int.random(in: 1..<1_000, using: &rng)
+                d.addOnEntry(
+                    [orderedEffects ? .run("enter") { $0.context = ($0.context &* 37 &+ mark) & 0xFFFF } : .run("enter") { $0.context += 2 }],
+                    to: source)
+            }
+            if orderedEffects && source != d.root && Int.random(in: 0..<4, using: &rng) == 0 {
+                let mark = Int.random(in: 1..<1_000, using: &rng)
+                d.addOnExit([.run("exit") { $0.context = ($0.context &* 41 &+ mark) & 0xFFFF }], to: source)
             }
         }
         return d
+    }
+
+    /// `.event(e)` for a plain name when `exact`, else the SCXML descriptor.
+    static func descriptor(_ name: String, exact: Bool) -> EventDescriptor<String> {
+        exact && !name.contains(".") ? .event(name) : .names([name])
     }
 }
 

@@ -20,7 +20,11 @@ extension ChartInstance {
     @inlinable
     mutating func sendLean(_ event: Event) -> Bool {
         if let handled = sendAlongChain(event) {
-            if chart.hasEventless { runToCompletion() }
+            // The step itself ran nothing, but eventless transitions it enables may.
+            if chart.hasEventless {
+                runToCompletion()
+                if !externalQueue.isEmpty { processExternalQueue(macrostepsTaken: 1) }
+            }
             return handled
         }
         scope.currentEvent = .event(event)
@@ -28,7 +32,7 @@ extension ChartInstance {
         if chart.hasAsyncGuards { asyncGuardResults.removeAll() }
         if enabled { microstep() }
         if chart.hasEventless || !internalQueue.isEmpty || !isRunning { runToCompletion() }
-        if !externalQueue.isEmpty { processExternalQueue() }
+        if !externalQueue.isEmpty { processExternalQueue(macrostepsTaken: 1) }
         return enabled
     }
 

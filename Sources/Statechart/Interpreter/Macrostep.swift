@@ -2,13 +2,15 @@ extension ChartInstance {
     /// Processes external events until the queue is empty or the machine halts; each external
     /// event is its own macrostep (rule R1).
     ///
+    /// - Parameter macrostepsTaken: Macrosteps of this send already taken by the caller (the lean
+    ///   path takes the first one itself), counted towards the limit on endless sends (rule R16).
     /// - Returns: Whether the first event processed enabled a transition.
     @inlinable
     @discardableResult
-    mutating func processExternalQueue() -> Bool {
+    mutating func processExternalQueue(macrostepsTaken: Int = 0) -> Bool {
         var first = true
         var handledFirst = false
-        var macrosteps = 0
+        var macrosteps = macrostepsTaken
         while isRunning, let event = externalQueue.popFirst() {
             // Actions that keep sending external events would never let `send` return (rule R16).
             macrosteps += 1

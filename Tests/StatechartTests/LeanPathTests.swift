@@ -1,0 +1,84 @@
+import Testing
+
+@testable @_spi(Testing) import Statechart
+
+/// The interpreter has a lean path for the common case (Sources/Statechart/Interpreter/LeanStep.swift)
+/// and the general SCXML path, which tracing always takes. These tests run the same random walks
+/// on both and require the same machine after every step: configuration, history values, queues,
+/// context (which records the order every action ran in) and the result of each send.
+@Suite("Lean path")
+struct LeanPathTests {
+    /// One random walk on two machines, one traced (general path) and one not (lean path).
+    /// Returns the number of steps compared, or records an issue and stops at the first difference.
+    static func compareWalk(seed: UInt64, exactEvents: Bool) throws -> Int {
+        let chart = try Chart(RandomCharts.make(seed: seed, exactEvents: exactEvents, orderedEffects: true))
+        var rng = SeededGenerator(seed: seed &* 104_729)
+        var general = ChartInstance(chart: chart, context: 0)
+        general.isTracing = true
+        var lean = ChartInstance(chart: chart, context: 0)
+        for m in [0, 1] {
+            if m == 0 { general.microstepLimit = 30 } else { lean.microstepLimit = 30 }
+        }
+        let started = (Result { () throws(MachineError) in try general.start() }, Result { () throws(MachineError) in try lean.start() })
+        #expect((try? started.0.get()) != nil || (try? started.1.get()) == nil, "seed \(seed): start differs")
+        var steps = 0
+        for step in 0..<30 {
+            let event = RandomCharts.events.randomElement(using: &rng)!
+            let a = Result { () throws(MachineError) in try general.send(event) }
+            let b = Result { () throws(MachineError) in try lean.send(event) }
+            general.trace.removeAll()
+            let sameResult: Bool
+            switch (a, b) {
+            case (.success(let x), .success(let y)): sameResult = x == y
+            case (.failure(let x), .failure(let y)): sameResult = "\(x)" == "\(y)"
+            default: sameResult = false
+            }
+            let same = sameResult && general.snapshot() == lean.snapshot()
+            #expect(same, "seed \(seed), step \(step), event \(event): general \(general.activeAtomicIDs) ctx \(general.context) \(a), lean \(lean.activeAtomicIDs) ctx \(lean.context) \(b)")
+            if !same { return steps }
+            #expect(lean.invariantViolations().isEmpty, "seed \(seed), step \(step): \(lean.invariantViolations())")
+            steps += 1
+        }
+        return steps
+    }
+
+    @Test("R1–R16: the lean path and the general path leave the same machine after every step of 2,000 random walks with exact descriptors (typed events)")
+    func exactDescriptors() throws {
+        var steps = 0
+        for seed in UInt64(1)...2_000 { steps += try Self.compareWalk(seed: seed, exactEvents: true) }
+        #expect(steps == 2_000 * 30)
+    }
+
+    @Test("R1–R16: the lean path and the general path leave the same machine after every step of 1,000 random walks with SCXML descriptors")
+    func scxmlDescriptors() throws {
+        var steps = 0
+        for seed in UInt64(5_001)...6_000 { steps += try Self.compareWalk(seed: seed, exactEvents: false) }
+        #expect(steps == 1_000 * 30)
+    }
+
+    @Test("R8: a chain step with no actions only moves the configuration; one with exit actions, history or entry actions runs them in order")
+    func chainStepsRunWhatTheyMust() throws {
+        var d = ChartDefinition<String, [String]>(name: "chain", eventName: { $0 })
+        let top = d.addState("top", in: d.root)
+        let a = d.addState("a", in: top)
+        let b = d.addState("b", in: top)
+        let c = d.addState("c", in: d.root)
+        d.addTransition(TransitionDefinition(on: .event("go"), to: ["b"]), from: a)
+        d.addTransition(TransitionDefinition(on: .event("go"), to: ["c"]), from: b)
+        d.addTransition(TransitionDefinition(on: .event("back"), to: ["top"]), from: c)
+        d.addOnExit([.run("exit b") { $0.context.append("exit b") }], to: b)
+        d.addOnEntry([.run("enter top") { $0.context.append("enter top") }], to: top)
+        _ = c
+        var m = ChartInstance(chart: try Chart(d), context: [String]())
+        try m.start()
+        #expect(m.activeAtomicIDs == ["a"] && m.context == ["enter top"])
+        #expect(try m.send("go"))  // plain: a → b
+        #expect(m.activeAtomicIDs == ["b"] && m.context == ["enter top"])
+        #expect(try m.send("go"))  // b's exit action runs
+        #expect(m.activeAtomicIDs == ["c"] && m.context == ["enter top", "exit b"])
+        #expect(try m.send("back"))  // top's entry action runs, a entered by default
+        #expect(m.activeAtomicIDs == ["a"] && m.context == ["enter top", "exit b", "enter top"])
+        #expect(try !m.send("nothing"))
+        #expect(m.invariantViolations().isEmpty)
+    }
+}
