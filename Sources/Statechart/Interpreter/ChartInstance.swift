@@ -36,6 +36,9 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     // Scratch buffers, reused by every macrostep.
     @usableFromInline var selected = ScratchBuffer<Int32>()
     @usableFromInline var selectedDomains = ScratchBuffer<Int32>()
+    /// For the lean path across regions: each selected transition's run of the configuration
+    /// list, as start and end positions.
+    @usableFromInline var selectedRuns = ScratchBuffer<Int>()
     @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
     @usableFromInline var entrySet: EntrySetBuilder<Event, Context>
     @usableFromInline var failures: [String] = []

@@ -111,6 +111,25 @@ struct Configuration: Sendable, Equatable {
         }
     }
 
+    /// Replaces the states at `run` of the list with `states[range]` (ascending, and between the
+    /// states before and after the run): the exit and entry of one region's transition in one
+    /// splice of the sorted list.
+    @inlinable mutating func replace(run: Range<Int>, with states: [Int32], in range: Range<Int32>) {
+        var n = run.lowerBound
+        while n < run.upperBound {
+            let s = list[n]
+            bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
+            n += 1
+        }
+        list.replaceSubrange(run, with: states, in: range)
+        var k = range.lowerBound
+        while k < range.upperBound {
+            let s = states[Int(k)]
+            bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
+            k += 1
+        }
+    }
+
     @inlinable mutating func removeAll() {
         for s in list { bits[Int(s) >> 6] = 0 }
         list.removeAll()

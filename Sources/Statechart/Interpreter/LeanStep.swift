@@ -19,7 +19,11 @@ extension ChartInstance {
     /// - Returns: Whether the event enabled a transition.
     @inlinable
     mutating func sendLean(_ event: Event) -> Bool {
-        if let handled = sendAlongChain(event) {
+        let count = configuration.list.count
+        // Every active state is an ancestor of the last one exactly when the list is as long as
+        // that state is deep (the root, depth 0, is not listed).
+        let isChain = count > 0 && chart.states[Int(configuration.list[count - 1])].depth == count
+        if let handled = isChain ? sendAlongChain(event) : sendAcrossRegions(event) {
             // The step itself ran nothing, but eventless transitions it enables may.
             if chart.hasEventless {
                 runToCompletion()
@@ -49,11 +53,7 @@ extension ChartInstance {
     mutating func sendAlongChain(_ event: Event) -> Bool? {
         let count = configuration.list.count
         guard count > 0, !chart.hasInvocations else { return nil }
-        let atomic = configuration.list[count - 1]
-        let state = chart.states[Int(atomic)]
-        // Every active state is an ancestor of the last one exactly when the list is as long as
-        // that state is deep (the root, depth 0, is not listed).
-        guard state.depth == count else { return nil }
+        let state = chart.states[Int(configuration.list[count - 1])]
         var k = state.candidateStart
         var chosen: Int32 = -1
         while k < state.candidateEnd {
@@ -78,6 +78,81 @@ extension ChartInstance {
             keep -= 1
         }
         configuration.replaceTail(from: keep, with: chart.leanEntries, in: lean.entryStart..<lean.entryEnd)
+        return true
+    }
+
+    /// ``sendAlongChain(_:)`` for a configuration with parallel regions: every active atomic
+    /// state selects as in ``selectTransitions(for:)``; the case applies when every candidate
+    /// looked at is an exact, unconditional descriptor, every transition selected is static,
+    /// without actions and with a plain entry, their domains are disjoint (so none conflicts with
+    /// another, rule R7) and no state they exit has exit actions or history. Each transition then
+    /// replaces the active states inside its domain with its entry set, one contiguous run of the
+    /// sorted list each.
+    ///
+    /// - Returns: Whether a transition was taken, or `nil` when the case does not apply (only
+    ///   the scratch list of selected transitions has been touched).
+    @inlinable
+    mutating func sendAcrossRegions(_ event: Event) -> Bool? {
+        guard !chart.hasInvocations else { return nil }
+        selected.removeAll()
+        var n = 0
+        while n < configuration.list.count {
+            let s = configuration.list[n]
+            n += 1
+            let state = chart.states[Int(s)]
+            guard state.kind.isAtomic else { continue }
+            var k = state.candidateStart
+            while k < state.candidateEnd {
+                let candidate = chart.leanCandidates[Int(k)]
+                k += 1
+                guard let wanted = candidate.event, !candidate.conditional else { return nil }
+                if wanted == event {
+                    if !selected.contains(candidate.transition) { selected.append(candidate.transition) }
+                    break
+                }
+            }
+        }
+        if selected.isEmpty { return false }
+        // One forward pass over the list: each transition's run of active states inside its
+        // domain. An earlier atomic state selected an earlier transition, and a domain contains
+        // the atomic state that selected it, so disjoint domains come in ascending order: a
+        // domain that starts before the previous one ends overlaps it.
+        let plain = LeanTransition.Flags([.isStatic, .plainEntry]).rawValue
+        selectedRuns.removeAll()
+        var previousEnd: Int32 = 0
+        var i = 0
+        n = 0
+        while n < selected.count {
+            let lean = chart.lean[Int(selected[n])]
+            n += 1
+            guard lean.flags.rawValue == plain else { return nil }
+            let d = lean.domain
+            guard d >= 0 else { continue }
+            if d < previousEnd { return nil }
+            let end = chart.states[Int(d)].end
+            previousEnd = end
+            while i < configuration.list.count && configuration.list[i] <= d { i += 1 }
+            let start = i
+            while i < configuration.list.count {
+                let s = configuration.list[i]
+                if s >= end { break }
+                if chart.states[Int(s)].hasExitActions || chart.states[Int(s)].hasHistoryChild { return nil }
+                i += 1
+            }
+            selectedRuns.append(start)
+            selectedRuns.append(i)
+        }
+        // Splice from the last run back, so that the positions of earlier runs stay valid.
+        var r = selectedRuns.count
+        n = selected.count
+        while n > 0 {
+            n -= 1
+            let lean = chart.lean[Int(selected[n])]
+            guard lean.domain >= 0 else { continue }
+            r -= 2
+            configuration.replace(
+                run: selectedRuns[r]..<selectedRuns[r + 1], with: chart.leanEntries, in: lean.entryStart..<lean.entryEnd)
+        }
         return true
     }
 

@@ -61,6 +61,40 @@ struct ScratchBuffer<Element>: RandomAccessCollection, MutableCollection {
         count -= 1
     }
 
+    /// Replaces `self[subrange]` with `source[range]`, shifting the tail as needed.
+    @inlinable mutating func replaceSubrange(_ subrange: Range<Int>, with source: [Element], in range: Range<Int32>) {
+        let newCount = Int(range.upperBound - range.lowerBound)
+        let delta = newCount - subrange.count
+        if delta > 0 {
+            // Grow, then move the tail right from the back.
+            let oldCount = count
+            var i = 0
+            while i < delta {
+                append(source[Int(range.lowerBound)])
+                i += 1
+            }
+            var j = oldCount - 1
+            while j >= subrange.upperBound {
+                storage[j + delta] = storage[j]
+                j -= 1
+            }
+        } else if delta < 0 {
+            var j = subrange.upperBound
+            while j < count {
+                storage[j + delta] = storage[j]
+                j += 1
+            }
+            count += delta
+        }
+        var w = subrange.lowerBound
+        var k = range.lowerBound
+        while k < range.upperBound {
+            storage[w] = source[Int(k)]
+            w += 1
+            k += 1
+        }
+    }
+
     /// Reverses the elements from `start` to the end, in place.
     @inlinable mutating func reverseTail(from start: Int) {
         var i = start
