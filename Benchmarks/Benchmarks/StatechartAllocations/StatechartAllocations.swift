@@ -94,4 +94,28 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+
+    // MARK: Asynchronous send
+
+    // `await machine.send(e)` on an `AsyncStateMachine` running the flat order machine, from a task
+    // outside the actor. The machine is made before the measurement starts, once per iteration
+    // (an actor cannot be moved out of a slot like the synchronous machines).
+    Benchmark("Async.send", configuration: allocations) { benchmark async throws in
+        let machine = try await AsyncStateMachine(flatOrderMachine(), context: ())
+        let events = orderCycle
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            try await machine.send(events[i & 3])
+        }
+    }
+
+    // The floor: the hand-written switch inside an actor.
+    Benchmark("Async.handWrittenActor", configuration: allocations) { benchmark async in
+        let machine = HandWrittenOrderActor()
+        let events = orderCycle
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            blackHole(await machine.send(events[i & 3]))
+        }
+    }
 }

@@ -11,9 +11,6 @@ import StatechartInterchange
 // moved out of its slot and back, which copies nothing), so what is measured is the steady
 // state, not the start. Heap allocations are measured by the StatechartAllocations target on
 // their own: malloc counts are inflated when the clock is read in the same run.
-//
-// Not here yet: the asynchronous runtime's `await send` (`AsyncStateMachine`). Its benchmark
-// belongs next to these, with an actor around the hand-written switch (~49 ns here) as its floor.
 
 let benchmarks: @Sendable () -> Void = {
     let perEvent = Benchmark.Configuration(
@@ -91,6 +88,30 @@ let benchmarks: @Sendable () -> Void = {
         let events = historyCycle
         for i in benchmark.scaledIterations {
             try machine.send(events[i & 1])
+        }
+    }
+
+    // MARK: Asynchronous send
+
+    // `await machine.send(e)` on an `AsyncStateMachine` running the flat order machine, from a task
+    // outside the actor. The machine is made before the measurement starts, once per iteration
+    // (an actor cannot be moved out of a slot like the synchronous machines).
+    Benchmark("Async.send", configuration: perEvent) { benchmark async throws in
+        let machine = try await AsyncStateMachine(flatOrderMachine(), context: ())
+        let events = orderCycle
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            try await machine.send(events[i & 3])
+        }
+    }
+
+    // The floor: the hand-written switch inside an actor.
+    Benchmark("Async.handWrittenActor", configuration: perEvent) { benchmark async in
+        let machine = HandWrittenOrderActor()
+        let events = orderCycle
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            blackHole(await machine.send(events[i & 3]))
         }
     }
 

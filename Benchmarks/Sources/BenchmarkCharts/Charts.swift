@@ -46,6 +46,17 @@ public struct HandWrittenOrder: Sendable {
     }
 }
 
+/// The hand-written order machine inside an actor: the floor for an asynchronous `send`, since
+/// every `await` on an actor costs a hop whatever the machine does.
+public actor HandWrittenOrderActor {
+    var machine = HandWrittenOrder()
+
+    public init() {}
+
+    /// Returns whether the event was handled.
+    public func send(_ event: OrderEvent) -> Bool { machine.send(event) }
+}
+
 // MARK: - Nested: four levels deep
 
 public enum Level1: Hashable, Sendable { case a1, b1 }

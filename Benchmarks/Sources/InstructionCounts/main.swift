@@ -7,7 +7,7 @@ import Statechart
 // difference per event (so building and starting the machine cancel out).
 //
 //   InstructionCounts <case> <events>     case: flat, handWritten, innermost, bubbleToTop,
-//                                         parallel, history, scale10, scale100000
+//                                         parallel, history, scale10, scale100000, async
 
 @inline(never) func keep<T>(_ value: T) { withExtendedLifetime(value) {} }
 
@@ -47,6 +47,11 @@ case "history":
 case "scale10", "scale100000":
     var machine = try scaleInstance(states: which == "scale10" ? 10 : 100_000)
     for _ in 0..<count { try machine.send(.next) }
+    keep(machine)
+case "async":
+    let machine = try await AsyncStateMachine(flatOrderMachine(), context: ())
+    let events = orderCycle
+    for i in 0..<count { try await machine.send(events[i & 3]) }
     keep(machine)
 default:
     fatalError("unknown case '\(which)'")

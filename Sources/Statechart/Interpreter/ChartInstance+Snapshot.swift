@@ -214,8 +214,8 @@ extension ChartInstance {
         externalQueue.removeAll()
         for e in state.externalQueue { externalQueue.append(e) }
         if !keepingClock {
-            now = state.now
-            scope.now = state.now
+            machineTime = state.now
+            scope.machineTime = state.now
         }
         timers.removeAll()
         schedule(state.sends)

@@ -17,7 +17,9 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline var timers: [PendingSend] = []
     @usableFromInline var timerSequence: UInt64 = 0
     /// The machine's virtual time: how far its clock has been advanced since it started.
-    public internal(set) var now: Duration = .zero
+    @inlinable public var now: Duration { machineTime }
+    /// The storage of ``now`` (settable from the inlinable ``advance(by:)``).
+    @usableFromInline var machineTime: Duration = .zero
     /// Whether the machine has started and not yet reached a top-level final state.
     public internal(set) var isRunning = false
     /// Whether ``start()`` has been called (and not undone by a reset that failed).
@@ -54,10 +56,17 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
 
     @usableFromInline
     struct PendingSend: Sendable {
-        var due: Duration
-        var sequence: UInt64
-        var event: ChartEvent<Event>
-        var id: String?
+        @usableFromInline var due: Duration
+        @usableFromInline var sequence: UInt64
+        @usableFromInline var event: ChartEvent<Event>
+        @usableFromInline var id: String?
+
+        @usableFromInline init(due: Duration, sequence: UInt64, event: ChartEvent<Event>, id: String?) {
+            self.due = due
+            self.sequence = sequence
+            self.event = event
+            self.id = id
+        }
     }
 
     /// Creates a stopped instance of a chart with an initial extended state.
@@ -167,23 +176,24 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
 
     /// Advances the virtual clock, firing every delayed send that falls due, in due order, each as
     /// its own external event processed at its due time.
+    @inlinable
     public mutating func advance(by duration: Duration) throws(MachineError) {
         let target = now + duration
         while isRunning, let first = timers.first, first.due <= target {
             timers.removeFirst()
-            now = first.due
-            scope.now = now
+            machineTime = first.due
+            scope.machineTime = now
             externalQueue.append(first.event)
             processExternalQueue()
         }
-        now = target
-        scope.now = now
+        machineTime = target
+        scope.machineTime = now
         assertInvariants()
         try throwFailures()
     }
 
     /// The time at which the next delayed send falls due, if any.
-    public var nextDueTime: Duration? { timers.first?.due }
+    @inlinable public var nextDueTime: Duration? { timers.first?.due }
 
     /// Takes the work queued by actions since the last call (rule R51).
     public mutating func takePendingWork() -> [PendingWork<Event>] {

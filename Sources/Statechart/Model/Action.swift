@@ -54,7 +54,9 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
     @usableFromInline var currentEvent: ChartEvent<Event>?
     @usableFromInline var currentState: ChartStateID?
     /// The current virtual time of the machine (time since it started, advanced by its driver).
-    public internal(set) var now: Duration
+    @inlinable public var now: Duration { machineTime }
+    /// The storage of ``now`` (set by the inlinable clock advance).
+    @usableFromInline var machineTime: Duration
 
     @usableFromInline var effects = ScratchBuffer<Effect>()
     /// States exited by the current microstep, in exit order.
@@ -77,7 +79,7 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
     @usableFromInline
     init(context: Context, ids: [String]) {
         self.context = context
-        self.now = .zero
+        self.machineTime = .zero
         self.ids = ids
     }
 

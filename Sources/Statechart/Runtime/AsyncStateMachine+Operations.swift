@@ -8,7 +8,7 @@ extension AsyncStateMachine {
         await acquire()
         defer { release() }
         catchUp()
-        let from = machine.core.activeAtomicStates
+        let from = configurationBefore()
         let result: Result<T, MachineError>
         do { result = .success(try body(&machine)) } catch { result = .failure(error) }
         await afterOperation(from: from, event: nil)

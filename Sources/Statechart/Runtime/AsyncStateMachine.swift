@@ -9,6 +9,8 @@
 /// active and is cancelled when it is left (rule R52).
 public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable> {
     var machine: StateMachine<State, Event, Context>
+    /// The machine's own steps compiled for its types (see ``SpecializedSteps``).
+    let steps: SpecializedSteps
     let driver: ClockDriver
     let name: String
     var waiting: [CheckedContinuation<Void, Never>] = []
@@ -23,14 +25,78 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     var nextStreamID = 0
     var failures: [String] = []
     var middlewareOutcome: Result<Void, MachineError>?
+    /// Whether a send needs nothing but the machine: no middleware, no asynchronous guards, no
+    /// tracer, no stream (kept up to date by ``updatePlainSends()``).
+    var plainSends = false
+
+    /// The synchronous machine's send and clock advance, as closures made in the `@inlinable`
+    /// initializer — that is, in the caller's module, for the caller's `State`, `Event` and
+    /// `Context`. Methods of a generic actor are not specialized for their type arguments across
+    /// modules (its initializers are), and the interpreter run unspecialized costs microseconds per
+    /// event instead of nanoseconds; through these closures every send runs the specialized one.
+    @usableFromInline
+    struct SpecializedSteps: Sendable {
+        @usableFromInline let send: @Sendable (inout StateMachine<State, Event, Context>, Event) throws(MachineError) -> Void
+        @usableFromInline let advance: @Sendable (inout StateMachine<State, Event, Context>, Duration) throws(MachineError) -> Void
+
+        /// Catches the machine up to the clock, then sends: what a plain send does (see ``SendOutcome``).
+        @usableFromInline let catchUpAndSend: @Sendable (inout StateMachine<State, Event, Context>, Event, Duration) -> SendOutcome
+
+        @inlinable init() {
+            send = { (machine, event) throws(MachineError) in try machine.send(event) }
+            advance = { (machine, duration) throws(MachineError) in try machine.advance(by: duration) }
+            catchUpAndSend = { machine, event, elapsed in
+                var outcome = SendOutcome()
+                if elapsed > machine.now {
+                    do throws(MachineError) { try machine.advance(by: elapsed - machine.now) } catch { outcome.clockError = error }
+                }
+                do throws(MachineError) { try machine.send(event) } catch { outcome.sendError = error }
+                outcome.followUp =
+                    !machine.core.pendingWork.isEmpty || !machine.core.invocationRequests.isEmpty
+                    || machine.core.nextDueTime != nil || machine.options.tracing
+                return outcome
+            }
+        }
+    }
+
+    /// What a plain send did, and whether anything must follow it.
+    @usableFromInline
+    struct SendOutcome: Sendable {
+        /// What firing the delayed sends that fell due threw.
+        @usableFromInline var clockError: MachineError?
+        /// What the send threw.
+        @usableFromInline var sendError: MachineError?
+        /// Queued work, invoked work to start or cancel, a timer to arm or a trace to publish.
+        @usableFromInline var followUp = false
+
+        @inlinable init() {}
+    }
+
+    /// Recomputes ``plainSends`` after anything it depends on changed.
+    func updatePlainSends() {
+        plainSends =
+            middleware.isEmpty && tracer == nil && configurationStreams.isEmpty && transitionStreams.isEmpty
+            && !machine.core.chart.hasAsyncGuards
+    }
 
     /// Compiles and starts a machine on a clock (a `ContinuousClock` by default).
     ///
     /// - Throws: ``MachineError/invalidChart(_:)``, or the failures of the start.
+    @inlinable
     public init<C: Clock>(
         _ declaration: Machine<State, Event, Context>, context: Context, clock: C = ContinuousClock(),
         options: StateMachine<State, Event, Context>.Options = .init(), tracer: (any StatechartTracer)? = nil
     ) async throws(MachineError) where C.Duration == Duration {
+        try await self.init(
+            declaration, context: context, clock: clock, options: options, tracer: tracer, steps: SpecializedSteps())
+    }
+
+    @usableFromInline
+    init<C: Clock>(
+        _ declaration: Machine<State, Event, Context>, context: Context, clock: C,
+        options: StateMachine<State, Event, Context>.Options, tracer: (any StatechartTracer)?, steps: SpecializedSteps
+    ) async throws(MachineError) where C.Duration == Duration {
+        self.steps = steps
         var options = options
         options.tracing = options.tracing || tracer != nil
         self.machine = try StateMachine(declaration, context: context, options: options)
@@ -40,6 +106,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
         if let manual = driver.manual {
             clockObserver = manual.addObserver { [weak self] in await self?.clockTicked() }
         }
+        updatePlainSends()
         await afterOperation()
         try throwFailures()
     }
@@ -80,18 +147,32 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     ///   or a middleware's error when middleware refuses the event; ``MachineError/executionFailed(_:)``
     ///   when queued work failed.
     public func send(_ event: Event) async throws(MachineError) {
-        await acquire()
+        // Uncontended (the usual case): take the machine without another async call.
+        if busy { await acquire() } else { busy = true }
         defer { release() }
+        if plainSends {
+            // Nothing between the clock and the machine: one call into the specialized code.
+            let outcome = steps.catchUpAndSend(&machine, event, driver.elapsed())
+            if let error = outcome.clockError { failures.append("\(error)") }
+            if outcome.followUp || timerTask != nil { await afterOperation(from: nil, event: event) }
+            if let error = outcome.sendError { throw error }
+            try throwFailures()
+            return
+        }
         catchUp()
-        let from = machine.core.activeAtomicStates
-        await evaluateAsyncGuards(for: event)
+        let from = configurationBefore()
+        if machine.core.chart.hasAsyncGuards { await evaluateAsyncGuards(for: event) }
         var result: Result<Void, MachineError> = .success(())
         if middleware.isEmpty {
-            do { try machine.send(event) } catch { result = .failure(error) }
+            do { try steps.send(&machine, event) } catch { result = .failure(error) }
         } else {
             result = await sendThroughMiddleware(event)
         }
-        await afterOperation(from: from, event: event)
+        if machine.core.pendingWork.isEmpty {
+            finishOperation(from: from, event: event)
+        } else {
+            await afterOperation(from: from, event: event)
+        }
         if case .failure(let error) = result { throw error }
         try throwFailures()
     }
@@ -125,7 +206,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     func processFromMiddleware(_ event: Event) {
         guard middlewareOutcome == nil else { return }
         do {
-            try machine.send(event)
+            try steps.send(&machine, event)
             middlewareOutcome = .success(())
         } catch {
             middlewareOutcome = .failure(error)
@@ -148,7 +229,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
         await acquire()
         defer { release() }
         catchUp()
-        let from = machine.core.activeAtomicStates
+        let from = configurationBefore()
         var failure: MachineError?
         do { try machine.transition(to: target) } catch { failure = error }
         await afterOperation(from: from, event: nil)
@@ -159,6 +240,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     /// Adds middleware; it runs after the middleware added before it.
     public func addMiddleware(_ m: some TransitionMiddleware<Event>) {
         middleware.append(m)
+        updatePlainSends()
     }
 
     // MARK: - Reading
@@ -188,6 +270,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
         nextStreamID += 1
         let id = nextStreamID
         configurationStreams[id] = continuation
+        updatePlainSends()
         continuation.yield(machine.activeStateIDs)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeConfigurationStream(id) }
@@ -202,14 +285,22 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
         nextStreamID += 1
         let id = nextStreamID
         transitionStreams[id] = continuation
+        updatePlainSends()
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeTransitionStream(id) }
         }
         return stream
     }
 
-    func removeConfigurationStream(_ id: Int) { configurationStreams[id] = nil }
-    func removeTransitionStream(_ id: Int) { transitionStreams[id] = nil }
+    func removeConfigurationStream(_ id: Int) {
+        configurationStreams[id] = nil
+        updatePlainSends()
+    }
+
+    func removeTransitionStream(_ id: Int) {
+        transitionStreams[id] = nil
+        updatePlainSends()
+    }
 
     /// Waits until a state with this value is active (swift-state-kit's `waitFor`).
     public func waitFor<T: Hashable & Sendable>(_ value: T) async {
@@ -222,9 +313,25 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     /// Runs queued work, starts and cancels invoked work, publishes, traces, re-arms the timer.
     func afterOperation(from: [ChartStateID]? = nil, event: Event? = nil) async {
         await runQueuedWork()
-        handleInvocations()
-        publish(from: from, event: event)
-        scheduleTimer()
+        finishOperation(from: from, event: event)
+    }
+
+    /// What follows every operation once no queued work is left: invoked work, streams, tracer, timer.
+    /// (Synchronous, so that a send that queued no work does not pay for another async call.)
+    func finishOperation(from: [ChartStateID]?, event: Event?) {
+        if !machine.core.invocationRequests.isEmpty { handleInvocations() }
+        if tracer != nil || !configurationStreams.isEmpty || !transitionStreams.isEmpty {
+            publish(from: from, event: event)
+        } else if machine.options.tracing {
+            machine.clearTrace()
+        }
+        if timerTask != nil || machine.core.nextDueTime != nil { scheduleTimer() }
+    }
+
+    /// The active atomic states before an operation, for the transition stream's records; `nil`
+    /// when nobody listens (it costs an allocation per operation).
+    func configurationBefore() -> [ChartStateID]? {
+        transitionStreams.isEmpty ? nil : machine.core.activeAtomicStates
     }
 
     /// Work queued by actions, in order; each result event is its own macrostep and may queue more.
@@ -287,7 +394,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
             machine.core.runningInvocationTokens.contains(where: { $0.token == token })
         else { return }
         catchUp()
-        let from = machine.core.activeAtomicStates
+        let from = configurationBefore()
         if let failure {
             failures.append(failure)
             _ = try? machine.core.send(chartEvent: .error(ExecutionErrorEvent(message: failure)))
@@ -302,6 +409,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
             for step in machine.trace { tracer.record(step, machine: name) }
         }
         if machine.options.tracing { machine.clearTrace() }
+        if configurationStreams.isEmpty && transitionStreams.isEmpty { return }
         let ids = machine.activeStateIDs
         for c in configurationStreams.values { c.yield(ids) }
         if let from, !transitionStreams.isEmpty {
@@ -318,13 +426,13 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     func catchUp() {
         let elapsed = driver.elapsed()
         guard elapsed > machine.now else { return }
-        do { try machine.advance(by: elapsed - machine.now) } catch { failures.append("\(error)") }
+        do { try steps.advance(&machine, elapsed - machine.now) } catch { failures.append("\(error)") }
     }
 
     func clockTicked() async {
         await acquire()
         defer { release() }
-        let from = machine.core.activeAtomicStates
+        let from = configurationBefore()
         catchUp()
         await afterOperation(from: from, event: nil)
     }

@@ -71,15 +71,15 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// The extended state.
     public var context: Context {
-        get { instance.context }
-        set { instance.context = newValue }
+        get { core.context }
+        set { core.context = newValue }
     }
 
     /// The steps recorded since the last ``clearTrace()`` when ``Options/tracing`` is on.
-    public var trace: [TraceStep] { instance.trace }
+    public var trace: [TraceStep] { core.trace }
 
     /// Forgets the recorded trace.
-    public mutating func clearTrace() { instance.trace.removeAll() }
+    public mutating func clearTrace() { core.trace.removeAll() }
 
     // MARK: - Events
 
@@ -131,17 +131,18 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     public func validEvents(among candidates: [Event]) -> [Event] { candidates.filter(canSend) }
 
     /// The machine's time: how far its clock has been advanced since it started (rule R17).
-    public var now: Duration { core.now }
+    @inlinable public var now: Duration { core.now }
 
     /// Advances machine time, firing delayed sends that fall due (rule R17).
+    @inlinable
     public mutating func advance(by duration: Duration) throws(MachineError) {
-        try instance.advance(by: duration)
+        try core.advance(by: duration)
     }
 
     /// Returns to the initial configuration (rule R19).
     public mutating func reset() throws(MachineError) {
         records = MachineRecords()
-        try instance.reset()
+        try core.reset()
     }
 
     // MARK: - Observers
@@ -165,7 +166,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     func notify(from: [ChartStateID], event: Event?) {
         guard !observers.isEmpty else { return }
         let record = MachineTransition<State, Event>(
-            from: from.map { instance.chart.id(of: $0) }, event: event,
+            from: from.map { core.chart.id(of: $0) }, event: event,
             to: activeStateIDs, fromState: topState(in: from), toState: state)
         for o in observers { o.observer(record) }
     }
@@ -174,9 +175,9 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// The active top-level state (after the machine finished: the final state it stopped in).
     public var state: State {
-        if let f = instance.finalState, !instance.isRunning, let v = typed.value(of: f)?.base as? State { return v }
+        if let f = core.finalState, !core.isRunning, let v = typed.value(of: f)?.base as? State { return v }
         // The top level always has exactly one active state while the machine runs.
-        return topState(in: instance.activeStates) ?? initialState
+        return topState(in: core.activeStates) ?? initialState
     }
 
     var initialState: State {
@@ -200,14 +201,14 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// Whether a state with this value (of any machine level) is active.
     public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool {
-        for i in typed.indicesByValue[AnyHashable(value)] ?? [] where instance.configuration.contains(i) { return true }
-        if !instance.isRunning, let f = instance.finalState, typed.value(of: f) == AnyHashable(value) { return true }
+        for i in typed.indicesByValue[AnyHashable(value)] ?? [] where core.configuration.contains(i) { return true }
+        if !core.isRunning, let f = core.finalState, typed.value(of: f) == AnyHashable(value) { return true }
         return false
     }
 
     /// The active states whose values are of type `T`, in document order (one per region where `T`'s machine runs).
     public func activeStates<T: Hashable & Sendable>(of type: T.Type) -> [T] {
-        instance.activeStates.compactMap { typed.value(of: $0)?.base as? T }
+        core.activeStates.compactMap { typed.value(of: $0)?.base as? T }
     }
 
     /// The active state of type `T`, if exactly one machine level of that type is active.
@@ -217,11 +218,11 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     }
 
     /// The ids of the active atomic states (dotted paths such as `confirmed.authorizing`).
-    public var activeStateIDs: [String] { instance.activeAtomicIDs }
+    public var activeStateIDs: [String] { core.activeAtomicIDs }
 
     /// The active configuration as paths of values from the top level down, one per active atomic state.
     public var activePaths: [[AnyHashable]] {
-        instance.activeAtomicStates.map { s in
+        core.activeAtomicStates.map { s in
             var path: [AnyHashable] = []
             var i = s.index
             while i > 0 {
@@ -233,7 +234,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     }
 
     /// Whether the machine reached a top-level final state.
-    public var isFinished: Bool { instance.hasStarted && !instance.isRunning }
+    public var isFinished: Bool { core.hasStarted && !core.isRunning }
 }
 
 /// What an observer of a ``StateMachine`` receives after each send or request.

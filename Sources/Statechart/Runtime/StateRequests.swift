@@ -34,7 +34,7 @@ extension StateMachine {
     /// (``DynamicTransition``) and requests the state it returns (rule R27).
     public mutating func transition() throws(MachineError) {
         let chart = typed.chart
-        for s in instance.activeStates.reversed() {
+        for s in core.activeStates.reversed() {
             let level = typed.levelOfIndex[Int(s.index)]
             guard level >= 0 else { continue }
             if let dynamic = typed.levels[Int(level)].dynamics[chart.id(of: s)] {
@@ -49,7 +49,7 @@ extension StateMachine {
         let level = typed.levelOfIndex[Int(index)]
         guard level >= 0 else { return false }
         let container = typed.containerOfLevel[Int(level)]
-        return container == 0 ? instance.isRunning : instance.configuration.contains(container)
+        return container == 0 ? core.isRunning : core.configuration.contains(container)
     }
 
     mutating func request(_ firstTarget: String) throws(MachineError) {
@@ -60,17 +60,17 @@ extension StateMachine {
             guard let target = chart.state(withID: targetID), typed.levelOfIndex[Int(target.index)] >= 0 else {
                 throw .unknownState(targetID)
             }
-            guard instance.isRunning else {
-                throw .finished(finalState: instance.finalState.map { chart.id(of: $0) } ?? "")
+            guard core.isRunning else {
+                throw .finished(finalState: core.finalState.map { chart.id(of: $0) } ?? "")
             }
             let levelIndex = Int(typed.levelOfIndex[Int(target.index)])
             let level = typed.levels[levelIndex]
             let container = typed.containerOfLevel[levelIndex]
-            guard container == 0 || instance.configuration.contains(container) else {
+            guard container == 0 || core.configuration.contains(container) else {
                 throw .illegalTransition(from: chart.id(of: ChartStateID(container)) + " (inactive)", to: targetID)
             }
             // The active state of that level: the active child of its container.
-            guard let current = instance.configuration.list.first(where: { chart.states[Int($0)].parent == container })
+            guard let current = core.configuration.list.first(where: { chart.states[Int($0)].parent == container })
             else { throw .illegalTransition(from: "", to: targetID) }
             let currentID = chart.ids[Int(current)]
             if current == target.index {
@@ -96,7 +96,7 @@ extension StateMachine {
                     continue
                 }
             }
-            let from = observers.isEmpty ? [] : instance.activeAtomicStates
+            let from = observers.isEmpty ? [] : core.activeAtomicStates
             try performRequestRecorded(to: target)
             notify(from: from, event: nil)
             return
