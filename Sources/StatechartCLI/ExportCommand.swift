@@ -10,7 +10,8 @@ enum ExportCommand {
 
         Options:
           --format F  The output format:
-                        scxml    SCXML, the null data model (the default)
+                        scxml    SCXML, the null data model (the default); attributes and
+                                 elements of other namespaces (editor annotations) are kept
                         dot      a Graphviz digraph: statechart export c.scxml --format dot | dot -Tsvg > c.svg
                         mermaid  a Mermaid stateDiagram-v2, for a ```mermaid block on GitHub
           -h, --help  Show this help
@@ -27,18 +28,19 @@ enum ExportCommand {
             return 2
         }
         let format = parsed.options["format"] ?? "scxml"
-        let export: (SCXMLChart) -> String
+        let export: (SCXMLLoadedDocument) -> String
         switch format {
-        case "scxml": export = { SCXMLExporter.export($0) }
-        case "dot": export = { DOTExporter.export($0) }
-        case "mermaid": export = { MermaidExporter.export($0) }
+        // SCXML keeps what the loader ignored: attributes and elements of other namespaces.
+        case "scxml": export = { SCXMLExporter.export($0.chart, foreignContent: $0.foreignContent) }
+        case "dot": export = { DOTExporter.export($0.chart) }
+        case "mermaid": export = { MermaidExporter.export($0.chart) }
         default:
             printError("unknown export format '\(format)'; available: scxml, dot, mermaid")
             return 2
         }
         do {
-            let chart = try SCXMLDocument.load(contentsOf: URL(fileURLWithPath: file))
-            print(export(chart), terminator: "")
+            let document = try SCXMLDocument.loadDocument(contentsOf: URL(fileURLWithPath: file))
+            print(export(document), terminator: "")
             return 0
         } catch {
             printError("\(file): \(error.description)")

@@ -24,7 +24,8 @@ public typealias SCXMLChart = Chart<String, SCXMLContext>
 /// `<invoke>`, expression attributes such as `eventexpr` or `expr` — is refused with an
 /// ``SCXMLError`` naming the element and its line, and so is malformed XML, a `<!DOCTYPE>` (no
 /// entity is ever declared or resolved), and a chart that does not compile (an unknown target…).
-/// Elements and attributes of other namespaces (editor annotations) are ignored.
+/// Elements and attributes of other namespaces (editor annotations) are ignored by `load`;
+/// `loadDocument` returns them beside the chart (``SCXMLForeignContent``) for a round trip.
 ///
 /// Every `load` takes ``SCXMLLoadOptions`` whose ``SCXMLLimits`` bound the file size, the nesting
 /// depth and the numbers of states and elements; the defaults admit every real chart. A document
@@ -55,15 +56,7 @@ public enum SCXMLDocument {
     {
         let tree = try XMLTreeReader.read(data, limits: options.limits)
         var builder = SCXMLBuilder(tree: tree)
-        let definition = try builder.build(defaultName: name)
-        do {
-            return try Chart(definition)
-        } catch {
-            // Name the element the error points at: states and transitions carry their tag's position.
-            let location = error.location
-            let element = location.flatMap { l in tree.elements.first { $0.location == l }?.name }
-            throw .invalidChart(error, element: element, line: location?.line)
-        }
+        return try compile(try builder.build(defaultName: name), tree: tree)
     }
 
     /// Loads a document from a string.
@@ -76,6 +69,61 @@ public enum SCXMLDocument {
         throws(SCXMLError) -> SCXMLChart
     {
         try load(data: Data(string.utf8), name: name, options: options)
+    }
+
+    /// Loads a document from a file together with its content of other namespaces (editor
+    /// annotations), which ``SCXMLExporter/export(_:foreignContent:)`` writes back.
+    ///
+    /// - Parameters:
+    ///   - url: The file.
+    ///   - options: How to load it (the limits on the document).
+    public static func loadDocument(contentsOf url: URL, options: SCXMLLoadOptions = .init()) throws(SCXMLError)
+        -> SCXMLLoadedDocument
+    {
+        let data = try read(url, limit: options.limits.maximumFileSize)
+        return try loadDocument(data: data, name: url.deletingPathExtension().lastPathComponent, options: options)
+    }
+
+    /// Loads a document from UTF-8 data together with its content of other namespaces.
+    ///
+    /// - Parameters:
+    ///   - data: The document.
+    ///   - name: The chart's name when the document has no `name` attribute.
+    ///   - options: How to load it (the limits on the document).
+    public static func loadDocument(data: Data, name: String = "scxml", options: SCXMLLoadOptions = .init())
+        throws(SCXMLError) -> SCXMLLoadedDocument
+    {
+        let tree = try XMLTreeReader.read(data, limits: options.limits)
+        var builder = SCXMLBuilder(tree: tree)
+        let chart = try compile(try builder.build(defaultName: name), tree: tree)
+        let foreign = ForeignContentReader.read([UInt8](data), tree: tree, paths: builder.elementPaths())
+        return SCXMLLoadedDocument(chart: chart, foreignContent: foreign)
+    }
+
+    /// Loads a document from a string together with its content of other namespaces.
+    ///
+    /// - Parameters:
+    ///   - string: The document.
+    ///   - name: The chart's name when the document has no `name` attribute.
+    ///   - options: How to load it (the limits on the document).
+    public static func loadDocument(string: String, name: String = "scxml", options: SCXMLLoadOptions = .init())
+        throws(SCXMLError) -> SCXMLLoadedDocument
+    {
+        try loadDocument(data: Data(string.utf8), name: name, options: options)
+    }
+
+    /// Compiles a definition read from `tree`, naming the element an error points at.
+    private static func compile(_ definition: ChartDefinition<String, SCXMLContext>, tree: XMLTree)
+        throws(SCXMLError) -> SCXMLChart
+    {
+        do {
+            return try Chart(definition)
+        } catch {
+            // Name the element the error points at: states and transitions carry their tag's position.
+            let location = error.location
+            let element = location.flatMap { l in tree.elements.first { $0.location == l }?.name }
+            throw .invalidChart(error, element: element, line: location?.line)
+        }
     }
 
     /// Reads a document into a chart definition without compiling it (so a caller can add to it).

@@ -13,10 +13,32 @@ import Statechart
 /// predicate event descriptor as the event `_unexportable.predicate` (which no event matches), and
 /// Swift closure actions, dynamic targets, chart-wide transitions and initial actions of the chart
 /// itself as XML comments.
+///
+/// Content of other namespaces (editor annotations, such as Qt Creator's `qt:editorinfo` elements
+/// and `qt:` attributes) is not part of a chart: pass the ``SCXMLForeignContent`` that
+/// ``SCXMLDocument/loadDocument(data:name:options:)`` returned to
+/// ``export(_:foreignContent:)`` to write it back on the elements it was on — foreign attributes
+/// as written, foreign elements verbatim as the first children of their parent, with the
+/// namespace declarations they need.
 public enum SCXMLExporter {
     /// The document, ending with a newline.
+    ///
+    /// - Parameter chart: The chart to write.
     public static func export<Event, Context>(_ chart: Chart<Event, Context>) -> String {
-        var writer = Writer(chart: chart)
+        export(chart, foreignContent: SCXMLForeignContent())
+    }
+
+    /// The document with the content of other namespaces written back on its elements, ending
+    /// with a newline.
+    ///
+    /// - Parameters:
+    ///   - chart: The chart to write.
+    ///   - foreignContent: Attributes and elements of other namespaces by element; markup for an
+    ///     element the chart does not have is not written.
+    public static func export<Event, Context>(
+        _ chart: Chart<Event, Context>, foreignContent: SCXMLForeignContent
+    ) -> String {
+        var writer = Writer(chart: chart, foreign: foreignContent)
         writer.write()
         return writer.out
     }
@@ -24,6 +46,9 @@ public enum SCXMLExporter {
 
 private struct Writer<Event: Hashable & Sendable, Context> {
     let chart: Chart<Event, Context>
+    let foreign: SCXMLForeignContent
+    /// The bindings in scope where the next element is written.
+    var scope: [String: String] = [:]
     var out = ""
 
     enum Task {
@@ -31,7 +56,10 @@ private struct Writer<Event: Hashable & Sendable, Context> {
         case close(String, depth: Int)
     }
 
-    init(chart: Chart<Event, Context>) { self.chart = chart }
+    init(chart: Chart<Event, Context>, foreign: SCXMLForeignContent) {
+        self.chart = chart
+        self.foreign = foreign
+    }
 
     mutating func write() {
         let root = chart.root
@@ -48,7 +76,8 @@ private struct Writer<Event: Hashable & Sendable, Context> {
             notes.append(
                 "\(rootTransitions.count) chart-wide transition(s) are not exported: <scxml> has no transitions")
         }
-        out += "<scxml" + attributeText(attributes) + ">\n"
+        scope[""] = "http://www.w3.org/2005/07/scxml"
+        _ = startElement("scxml", attributes, path: .root, depth: 0, hasContent: true)
         for note in notes { comment(note, depth: 1) }
         var tasks: [Task] = chart.children(of: root).reversed().map { .open($0, depth: 1) }
         while let task = tasks.popLast() {
@@ -93,37 +122,121 @@ private struct Writer<Event: Hashable & Sendable, Context> {
         let entry = chart.entryActions(of: s)
         let exit = chart.exitActions(of: s)
         let transitions = chart.transitions(of: s)
+        let id = chart.id(of: s)
+        if initialElement == nil, chart.kind(of: s) == .compound, let initial = chart.initialTransition(of: s),
+            foreign.markup[.initial(of: id)] != nil || foreign.markup[.defaultTransition(of: id)] != nil
+        {
+            // The <initial> element carried foreign content: write it as an element to keep it.
+            initialElement = initial
+            attributes.removeAll { $0.0 == "initial" }
+        }
         let hasContent =
             !entry.isEmpty || !exit.isEmpty || initialElement != nil || historyDefault != nil || !transitions.isEmpty
             || !chart.children(of: s).isEmpty
-        guard hasContent else {
-            line("<\(name)" + attributeText(attributes) + "/>", depth: depth)
-            return nil
+        scope = scope(outside: s)
+        guard let inner = startElement(name, attributes, path: .state(id), depth: depth, hasContent: hasContent)
+        else { return nil }
+        scope = inner
+        for (i, block) in entry.enumerated() {
+            writeBlock("onentry", block, path: .onEntry(state: id, index: i), depth: depth + 1)
         }
-        line("<\(name)" + attributeText(attributes) + ">", depth: depth)
-        for block in entry { writeBlock("onentry", block, depth: depth + 1) }
-        for block in exit { writeBlock("onexit", block, depth: depth + 1) }
-        if let initialElement {
-            line("<initial>", depth: depth + 1)
-            writeTransition(initialElement, pseudo: true, depth: depth + 2)
+        for (i, block) in exit.enumerated() {
+            writeBlock("onexit", block, path: .onExit(state: id, index: i), depth: depth + 1)
+        }
+        if let initialElement, let initialScope = startElement(
+            "initial", [], path: .initial(of: id), depth: depth + 1, hasContent: true)
+        {
+            scope = initialScope
+            writeTransition(initialElement, pseudo: true, path: .defaultTransition(of: id), depth: depth + 2)
+            scope = inner
             line("</initial>", depth: depth + 1)
         }
-        if let historyDefault { writeTransition(historyDefault, pseudo: true, depth: depth + 1) }
-        for t in transitions { writeTransition(t, pseudo: false, depth: depth + 1) }
+        if let historyDefault {
+            writeTransition(historyDefault, pseudo: true, path: .defaultTransition(of: id), depth: depth + 1)
+        }
+        for (i, t) in transitions.enumerated() {
+            writeTransition(t, pseudo: false, path: .transition(state: id, index: i), depth: depth + 1)
+        }
         return name
     }
 
-    private mutating func writeBlock(_ name: String, _ actions: [ChartActionInfo], depth: Int) {
-        if actions.isEmpty {
-            line("<\(name)/>", depth: depth)
-            return
+    /// The bindings in scope around state `s`'s element: the root's, then those declared on its
+    /// ancestors' elements.
+    private func scope(outside s: ChartStateID) -> [String: String] {
+        var ancestors: [ChartStateID] = []
+        var p = chart.parent(of: s)
+        while let a = p, a != chart.root {
+            ancestors.append(a)
+            p = chart.parent(of: a)
         }
-        line("<\(name)>", depth: depth)
-        for a in actions { writeAction(a, depth: depth + 1) }
+        var bindings: [String: String] = ["": "http://www.w3.org/2005/07/scxml"]
+        let paths = [SCXMLElementPath.root] + ancestors.reversed().map { .state(chart.id(of: $0)) }
+        for path in paths {
+            for d in foreign[path].namespaceDeclarations where path != .root || !d.prefix.isEmpty {
+                bindings[d.prefix] = d.uri
+            }
+        }
+        return bindings
+    }
+
+    /// Writes a start tag with the foreign attributes and namespace declarations of `path`, then
+    /// the foreign child elements of `path`, which get the declarations they need that are not in
+    /// scope. Returns the bindings in scope inside the element, or `nil` when it was written
+    /// self-closing (no content and no foreign child); the caller then writes nothing more.
+    private mutating func startElement(
+        _ name: String, _ attributes: [(String, String)], path: SCXMLElementPath, depth: Int, hasContent: Bool
+    ) -> [String: String]? {
+        let markup = foreign[path]
+        var tag = "<" + name + attributeText(attributes)
+        // Declarations on this element: its own, then those its foreign attributes need.
+        var declared: [String: String] = [:]
+        var declarations: [SCXMLNamespaceBinding] = []
+        func declare(_ b: SCXMLNamespaceBinding) {
+            guard b.prefix != "xml", declared[b.prefix] == nil else { return }
+            if path == .root && b.prefix.isEmpty { return }
+            declared[b.prefix] = b.uri
+            declarations.append(b)
+        }
+        for d in markup.namespaceDeclarations { declare(d) }
+        for a in markup.attributes where (declared[a.namespace.prefix] ?? scope[a.namespace.prefix]) != a.namespace.uri {
+            declare(a.namespace)
+        }
+        for d in declarations { tag += " " + d.declaration }
+        for a in markup.attributes { tag += " " + a.text }
+        guard hasContent || !markup.elements.isEmpty else {
+            line(tag + "/>", depth: depth)
+            return nil
+        }
+        line(tag + ">", depth: depth)
+        let inner = scope.merging(declared) { $1 }
+        for e in markup.elements {
+            let missing = e.namespaces.filter { b in b.prefix != "xml" && (inner[b.prefix] ?? "") != b.uri }
+            line(Self.declaring(missing, in: e.text), depth: depth + 1)
+        }
+        return inner
+    }
+
+    /// `text` (an element) with the declarations added to its start tag.
+    private static func declaring(_ bindings: [SCXMLNamespaceBinding], in text: String) -> String {
+        guard !bindings.isEmpty else { return text }
+        let afterName = text.dropFirst().firstIndex { $0.isWhitespace || $0 == "/" || $0 == ">" } ?? text.endIndex
+        return String(text[..<afterName]) + bindings.map { " " + $0.declaration }.joined() + text[afterName...]
+    }
+
+    private mutating func writeBlock(
+        _ name: String, _ actions: [ChartActionInfo], path: SCXMLElementPath, depth: Int
+    ) {
+        let outer = scope
+        guard let inner = startElement(name, [], path: path, depth: depth, hasContent: !actions.isEmpty) else { return }
+        scope = inner
+        for (i, a) in actions.enumerated() { writeAction(a, path: .action(in: path, index: i), depth: depth + 1) }
+        scope = outer
         line("</\(name)>", depth: depth)
     }
 
-    private mutating func writeTransition(_ t: ChartTransitionInfo, pseudo: Bool, depth: Int) {
+    private mutating func writeTransition(
+        _ t: ChartTransitionInfo, pseudo: Bool, path: SCXMLElementPath, depth: Int
+    ) {
         var attributes: [(String, String)] = []
         if !pseudo, let events = t.events {
             switch events {
@@ -149,28 +262,33 @@ private struct Writer<Event: Hashable & Sendable, Context> {
         if t.hasDynamicTargets { comment("dynamic targets computed by Swift code: not exported", depth: depth) }
         if !t.targets.isEmpty { attributes.append(("target", ids(t.targets))) }
         if !pseudo, t.kind == .internal { attributes.append(("type", "internal")) }
-        if t.actions.isEmpty {
-            line("<transition" + attributeText(attributes) + "/>", depth: depth)
-            return
-        }
-        line("<transition" + attributeText(attributes) + ">", depth: depth)
-        for a in t.actions { writeAction(a, depth: depth + 1) }
+        let outer = scope
+        guard let inner = startElement("transition", attributes, path: path, depth: depth, hasContent: !t.actions.isEmpty)
+        else { return }
+        scope = inner
+        for (i, a) in t.actions.enumerated() { writeAction(a, path: .action(in: path, index: i), depth: depth + 1) }
+        scope = outer
         line("</transition>", depth: depth)
     }
 
-    private mutating func writeAction(_ a: ChartActionInfo, depth: Int) {
+    private mutating func writeAction(_ a: ChartActionInfo, path: SCXMLElementPath, depth: Int) {
+        func simple(_ name: String, _ attributes: [(String, String)]) {
+            if startElement(name, attributes, path: path, depth: depth, hasContent: false) != nil {
+                line("</\(name)>", depth: depth)
+            }
+        }
         switch a {
         case .raise(let e):
-            line("<raise" + attributeText([("event", e)]) + "/>", depth: depth)
+            simple("raise", [("event", e)])
         case .send(let e, let delay, let id):
             var attributes = [("event", e)]
             if delay > .zero { attributes.append(("delay", SCXMLDelay.format(delay))) }
             if let id { attributes.append(("id", id)) }
-            line("<send" + attributeText(attributes) + "/>", depth: depth)
+            simple("send", attributes)
         case .cancel(let id):
-            line("<cancel" + attributeText([("sendid", id)]) + "/>", depth: depth)
+            simple("cancel", [("sendid", id)])
         case .log(let label, let message):
-            line("<log" + attributeText([("label", message.map { "\(label): \($0)" } ?? label)]) + "/>", depth: depth)
+            simple("log", [("label", message.map { "\(label): \($0)" } ?? label)])
         case .run(let name):
             comment("Swift action\(name.map { " '\($0)'" } ?? ""): not exported", depth: depth)
         }
@@ -198,23 +316,6 @@ private struct Writer<Event: Hashable & Sendable, Context> {
     }
 
     private func attributeText(_ attributes: [(String, String)]) -> String {
-        attributes.map { " \($0.0)=\"\(Self.escape($0.1))\"" }.joined()
-    }
-
-    static func escape(_ value: String) -> String {
-        var s = ""
-        for c in value.unicodeScalars {
-            switch c {
-            case "&": s += "&amp;"
-            case "<": s += "&lt;"
-            case ">": s += "&gt;"
-            case "\"": s += "&quot;"
-            case "\n": s += "&#10;"
-            case "\r": s += "&#13;"
-            case "\t": s += "&#9;"
-            default: s.unicodeScalars.append(c)
-            }
-        }
-        return s
+        attributes.map { " \($0.0)=\"\(SCXMLText.escape($0.1))\"" }.joined()
     }
 }
