@@ -293,11 +293,20 @@ extension SCXMLBuilder {
             if case .state(_, let id, _) = items[index] { return id }
             return nil
         }
-        /// The position of `index` among its parent's children named like it.
-        func position(_ index: Int) -> Int {
-            let e = elements[index]
-            return elements[e.parent].children.prefix { $0 != index }.count { elements[$0].name == e.name }
+        // Positions among siblings, counted in one pass (elements are in document order).
+        var childrenSeen = [Int](repeating: 0, count: elements.count)
+        var namedSeen: [Int: [String: Int]] = [:]
+        var positionOf = [Int](repeating: 0, count: elements.count)
+        var siblingIndex = [Int](repeating: 0, count: elements.count)
+        for index in elements.indices.dropFirst() {
+            let parent = elements[index].parent
+            siblingIndex[index] = childrenSeen[parent]
+            childrenSeen[parent] += 1
+            positionOf[index] = namedSeen[parent, default: [:]][elements[index].name, default: 0]
+            namedSeen[parent, default: [:]][elements[index].name, default: 0] += 1
         }
+        /// The position of `index` among its parent's children named like it.
+        func position(_ index: Int) -> Int { positionOf[index] }
         for index in elements.indices {
             let e = elements[index]
             switch items[index] {
@@ -320,8 +329,7 @@ extension SCXMLBuilder {
             case .onExit:
                 paths[index] = stateID(e.parent).map { .onExit(state: $0, index: position(index)) }
             case .action:
-                let parent = elements[e.parent].children.prefix { $0 != index }.count
-                paths[index] = paths[e.parent].map { .action(in: $0, index: parent) }
+                paths[index] = paths[e.parent].map { .action(in: $0, index: siblingIndex[index]) }
             }
         }
         return paths
