@@ -19,6 +19,12 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
     /// Compound states entered by default, as bits; consumed (cleared) when entered.
     @usableFromInline var defaultMarks: [UInt64]
     @usableFromInline var tasks = ScratchBuffer<Task>()
+    /// The most entries a computation may find before it gives up (``overflowed``). Only the
+    /// compiler sets it: a precomputed entry set is worth keeping only when it is small, and a
+    /// deep chain would otherwise cost O(depth²) to precompute (one full chain per level).
+    @usableFromInline var limit = Int.max
+    /// Whether the last computation stopped at ``limit``; its entries are then incomplete.
+    @usableFromInline var overflowed = false
 
     @usableFromInline
     struct HistoryDefault: Sendable {
@@ -49,6 +55,7 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
         entries.removeAll()
         if !defaultHistory.isEmpty { defaultHistory.removeAll() }
         touchedHistory = false
+        overflowed = false
     }
 
     /// Adds a precomputed entry set (sorted states and the compound states among them entered by default).
@@ -105,6 +112,10 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
     @inlinable
     mutating func run(states: [C.State], transitions: [C.Transition], children: [[Int32]], history: [[Int32]?]) {
         while let task = tasks.popLast() {
+            if entries.count > limit {
+                overflowed = true
+                return
+            }
             switch task {
             case .descendants(let s):
                 let kind = states[Int(s)].kind
@@ -152,11 +163,34 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
                     }
                 }
             case .parallelChild(let c):
-                let end = states[Int(c)].end
-                if !entries.contains(where: { $0 > c && $0 < end }) {
+                if !hasEntry(inside: c, end: states[Int(c)].end) {
                     tasks.append(.descendants(c))
                 }
             }
         }
+    }
+
+    /// Whether a proper descendant of `c` (a state numbered in `c + 1 ..< end`) is among the
+    /// entries so far. Scans whichever is shorter, the entries or the words of ``marks`` that
+    /// cover the range, so that entering a parallel state with n regions stays O(n) rather than
+    /// O(n²) (each region asks once, and the entries grow with the regions).
+    @inlinable
+    func hasEntry(inside c: Int32, end: Int32) -> Bool {
+        let low = Int(c) + 1
+        let high = Int(end)  // exclusive
+        guard low < high else { return false }
+        let firstWord = low >> 6
+        let lastWord = (high - 1) >> 6
+        if entries.count <= lastWord - firstWord + 1 {
+            return entries.contains { $0 > c && $0 < end }
+        }
+        for w in firstWord...lastWord {
+            var word = marks[w]
+            if w == firstWord { word &= ~0 << UInt64(low & 63) }
+            let top = (high - 1) & 63
+            if w == lastWord && top < 63 { word &= (1 << UInt64(top + 1)) - 1 }
+            if word != 0 { return true }
+        }
+        return false
     }
 }

@@ -14,7 +14,9 @@ extension ChartInstance {
         if list != list.sorted() || Set(list).count != list.count {
             problems.append("the configuration list is not sorted and unique: \(list.map(name))")
         }
-        for s in 0..<Int32(chart.stateCount) where configuration.contains(s) != list.contains(s) {
+        // Linear in the chart, so that checking after every step stays affordable for huge charts.
+        let listed = Set(list)
+        for s in 0..<Int32(chart.stateCount) where configuration.contains(s) != listed.contains(s) {
             problems.append("'\(name(s))' is in one of the configuration's list and bitset only")
         }
         if !isRunning && hasStarted && !list.isEmpty {

@@ -117,8 +117,14 @@ extension ScratchBuffer: Equatable where Element: Equatable {
 }
 
 extension ScratchBuffer where Element: Comparable {
-    /// Sorts in place by insertion: these buffers are short and mostly sorted already.
+    /// Sorts in place: by insertion when short (the usual case, and mostly sorted already), with
+    /// the standard library's O(n log n) sort when long — entering a chain 50,000 states deep by
+    /// its bottom state finds its ancestors in reverse order, which insertion would make quadratic.
     @inlinable mutating func sortInPlace() {
+        guard count <= 32 else {
+            storage[0..<count].sort()
+            return
+        }
         var i = 1
         while i < count {
             let x = storage[i]

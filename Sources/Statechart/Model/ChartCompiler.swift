@@ -49,14 +49,21 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
         number()
         try shape()
         try resolveTransitions()
+        try checkHistoryDefaults()
         fillCandidates()
         precomputeEntrySets()
     }
 
     /// The entry set of every transition whose entry does not depend on history values or on a
     /// dynamic target, computed once with the interpreter's own ``EntrySetBuilder``.
+    ///
+    /// An entry set larger than ``staticEntryLimit`` is not kept (the interpreter computes it when
+    /// the transition is taken, in time proportional to its size): keeping them all would cost
+    /// O(depth²) time and memory for a deep chain, whose every initial transition enters the
+    /// whole chain below it.
     private mutating func precomputeEntrySets() {
         var builder = EntrySetBuilder<Event, Context>(stateCount: states.count)
+        builder.limit = Self.staticEntryLimit
         staticEntries = Array(repeating: nil, count: transitions.count)
         staticDefaultEntries = Array(repeating: [], count: transitions.count)
         for k in transitions.indices {
@@ -65,11 +72,53 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
             builder.clear()
             builder.add(targets: t.targets, domain: t.domain, states: states, transitions: transitions, children: childIndices)
             builder.finish()
+            if builder.overflowed {
+                for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
+                continue
+            }
             let defaults = builder.entries.filter { builder.defaultMarks[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 }
             for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
             guard !builder.touchedHistory else { continue }
             staticEntries[k] = builder.entries.array
             staticDefaultEntries[k] = defaults
+        }
+    }
+
+    /// The largest entry set kept precomputed (see ``precomputeEntrySets()``).
+    static var staticEntryLimit: Int { 64 }
+
+    /// Refuses history states whose default entry leads back to a history state already being
+    /// entered (`initial="h"` on h's own parent with no default transition; two histories whose
+    /// defaults target each other; a default that targets itself). Entering such a chart would
+    /// never end. Every other default entry goes strictly deeper, so this is the only cycle
+    /// possible. An iterative depth-first search over history → history-target edges.
+    private func checkHistoryDefaults() throws(ChartError) {
+        // 0: not visited, 1: on the current path, 2: done.
+        var color = [UInt8](repeating: 0, count: states.count)
+        var path: [(state: Int32, next: Int)] = []
+        for h in states.indices where states[h].kind.isHistory && color[h] == 0 {
+            color[h] = 1
+            path.append((Int32(h), 0))
+            while let top = path.last {
+                let targets = transitions[Int(states[Int(top.state)].initialTransition)].targets
+                guard top.next < targets.count else {
+                    color[Int(top.state)] = 2
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let t = targets[top.next]
+                guard states[Int(t)].kind.isHistory else { continue }
+                if color[Int(t)] == 1 {
+                    let start = path.firstIndex { $0.state == t } ?? 0
+                    let cycle = path[start...].map { ids[Int($0.state)] } + [ids[Int(t)]]
+                    throw .historyDefaultCycle(cycle, location: locations[Int(t)])
+                }
+                if color[Int(t)] == 0 {
+                    color[Int(t)] = 1
+                    path.append((t, 0))
+                }
+            }
         }
     }
 

@@ -15,6 +15,9 @@ public enum ChartError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidInitialTarget(String, of: String, location: SourceLocation?)
     /// A state of this kind cannot have children, an initial, or transitions of this sort.
     case invalidStructure(String, reason: String, location: SourceLocation?)
+    /// History states whose default entries lead back to themselves through history states only
+    /// (the states of the cycle, first repeated last): entering one would never end.
+    case historyDefaultCycle([String], location: SourceLocation?)
     /// A child machine is attached inside itself.
     case attachCycle([String])
     /// Two typed states resolve to the same target and the reference is ambiguous.
@@ -38,6 +41,8 @@ public enum ChartError: Error, Hashable, Sendable, CustomStringConvertible {
             return "initial target '\(t)' is not a proper descendant of '\(of)'\(at(l))"
         case .invalidStructure(let id, let reason, let l):
             return "'\(id)': \(reason)\(at(l))"
+        case .historyDefaultCycle(let cycle, let l):
+            return "history default entry leads back to itself: \(cycle.joined(separator: " → "))\(at(l))"
         case .attachCycle(let path):
             return "attach cycle: \(path.joined(separator: " → "))"
         case .ambiguousTarget(let t, let c):

@@ -128,7 +128,8 @@ extension ChartError {
         switch self {
         case .duplicateStateID(_, _, let second): return second
         case .unknownTarget(_, _, let l), .emptyStateID(_, let l), .historyOutsideCompound(_, let l),
-            .missingInitialState(_, let l), .invalidInitialTarget(_, _, let l), .invalidStructure(_, _, let l):
+            .missingInitialState(_, let l), .invalidInitialTarget(_, _, let l), .invalidStructure(_, _, let l),
+            .historyDefaultCycle(_, let l):
             return l
         case .attachCycle, .ambiguousTarget: return nil
         }
