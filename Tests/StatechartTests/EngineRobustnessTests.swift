@@ -108,7 +108,7 @@ struct EngineRobustnessTests {
         #expect(m.atomic == ["s\(depth - 1)"])
     }
 
-    @Test("H12: entry sets too large to precompute are computed when taken, in the same order (R5)")
+    @Test("H12, R8: entry sets too large to precompute are computed when taken, in the same order")
     func largeEntrySetOrder() throws {
         // 100 levels: more than the compiler keeps precomputed.
         let depth = 100
