@@ -52,6 +52,12 @@ extension TypedChart {
     /// ``Chart/validate()`` for a typed machine: state requests along declared ``Routes`` and to
     /// ``Global`` states count as ways in and out of a state.
     public func validate() -> [ChartDiagnostic] {
+        chart.validate(requestEdges: requestEdges())
+    }
+
+    /// The edges that state requests (routes and global routes of each level) add to the chart's
+    /// own transitions, for reachability: from each state of a level to each state it may request.
+    func requestEdges() -> [(from: Int32, to: Int32)] {
         var edges: [(from: Int32, to: Int32)] = []
         for level in levels {
             for from in level.stateIDs {
@@ -62,6 +68,6 @@ extension TypedChart {
                 }
             }
         }
-        return chart.validate(requestEdges: edges)
+        return edges
     }
 }

@@ -10,16 +10,7 @@ extension TypedChart {
     /// - Parameter backgroundStates: The states the machine may be suspended to (top-level states).
     /// - Returns: The diagnostics, errors first.
     public func validate<S: Hashable & Sendable>(backgroundStates: [S]) -> [ChartDiagnostic] {
-        var edges: [(from: Int32, to: Int32)] = []
-        for level in levels {
-            for from in level.stateIDs {
-                guard let f = chart.state(withID: from)?.index else { continue }
-                let targets = (level.routes[from] ?? []).union(level.finals.contains(from) ? [] : level.globals)
-                for to in targets.sorted() where to != from {
-                    if let t = chart.state(withID: to)?.index { edges.append((f, t)) }
-                }
-            }
-        }
+        var edges = requestEdges()
         let top = chart.children(of: chart.root).filter { chart.kind(of: $0) != .final && !chart.kind(of: $0).isHistory }
         for background in backgroundStates {
             for b in states(for: background) where chart.parent(of: b) == chart.root {
