@@ -454,4 +454,35 @@ struct HostileInputTests {
         let fine = "<?pi x?><scxml \(Self.ns)><!-- <?pi?> --><state id=\"a\"><?pi ?></state></scxml><?pi y?>"
         #expect(try SCXMLDocument.load(data: Data(fine.utf8)).ids == ["", "a"])
     }
+
+    @Test("H7: an element in the SCXML namespace inside a document in no namespace is SCXML's, not foreign")
+    func scxmlNamespaceInsideNoNamespaceDocument() throws {
+        // Found by LoaderFuzz: the inner <scxml> was kept as foreign content, and the export —
+        // which declares the SCXML namespace on its root — made it SCXML, so it no longer loaded.
+        let nested = """
+            <scxml initial="a">
+              <state id="a">
+                <scxml xmlns="http://www.w3.org/2005/07/scxml"><state id="x"/></scxml>
+              </state>
+            </scxml>
+            """
+        let error = try #require(Self.loadFailure(Data(nested.utf8)))
+        #expect(error.line == 3)
+        #expect(error.description.contains("<scxml>"))
+        // In the SCXML namespace it is a state like any other; in another namespace it is kept.
+        let mixed = """
+            <scxml initial="a" xmlns:x="urn:x">
+              <state id="a">
+                <state xmlns="http://www.w3.org/2005/07/scxml" id="b"/>
+                <x:note><state id="ignored"/></x:note>
+              </state>
+            </scxml>
+            """
+        let document = try SCXMLDocument.loadDocument(string: mixed)
+        #expect(document.chart.ids.contains("b") && !document.chart.ids.contains("ignored"))
+        let exported = SCXMLExporter.export(document.chart, foreignContent: document.foreignContent)
+        let again = try SCXMLDocument.loadDocument(string: exported)
+        #expect(again.chart.ids == document.chart.ids)
+        #expect(SCXMLExporter.export(again.chart, foreignContent: again.foreignContent) == exported)
+    }
 }

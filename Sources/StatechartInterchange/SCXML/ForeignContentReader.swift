@@ -141,7 +141,9 @@ struct ForeignContentReader {
         if fragment != nil {
             fragment?.depth += 1
             noteUses(qName: qName, attributes: attributes)
-        } else if scopes.count == 1 || namespace == scxmlNamespace {
+        } else if scopes.count == 1 || namespace == scxmlNamespace || namespace == SCXMLNamespace.uri {
+            // As XMLTreeReader decides: the SCXML namespace is always SCXML's; no namespace is
+            // when the root is in none.
             if scopes.count == 1 { scxmlNamespace = namespace }
             found.append((Self.split(qName).local, scxmlMarkup(attributes)))
             open.append(found.count - 1)

@@ -417,8 +417,13 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
     ) {
         guard error == nil else { return }
         let namespace = namespaceURI ?? ""
-        let isState =
-            foreignDepth == 0 && namespace == scxmlNamespace && SCXMLSchema.stateElements.contains(elementName)
+        // An element in the SCXML namespace is always SCXML's; one in no namespace is when the
+        // root is in none (a document that never declares the namespace). Everything else is
+        // foreign. (If an element in the SCXML namespace inside a no-namespace document were
+        // foreign, an export — which declares the namespace on the root — would turn it into
+        // SCXML: found by LoaderFuzz.)
+        let isSCXML = namespace == scxmlNamespace || namespace == SCXMLNamespace.uri
+        let isState = foreignDepth == 0 && isSCXML && SCXMLSchema.stateElements.contains(elementName)
         var cachedLocation: SourceLocation?
         func tagLocation() -> SourceLocation {
             if let cachedLocation { return cachedLocation }
@@ -445,7 +450,7 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
             scxmlNamespace = namespace
         } else if stack.isEmpty {
             return fail(parser, .malformedXML("content after the root element", line: location.line))
-        } else if namespace != scxmlNamespace {
+        } else if !isSCXML {
             foreignDepth = 1
             return
         }
