@@ -11,6 +11,12 @@ import Testing
 struct HostileInputTests {
     static let ns = "xmlns=\"http://www.w3.org/2005/07/scxml\""
 
+    /// A guard against hangs, not a measure of speed (Docs/Performance.md measures speed): each
+    /// input below takes milliseconds when handled right, and hours or for ever when not (a
+    /// quadratic parse of a million characters, an expanded entity bomb, a history cycle). The
+    /// bound is wide so that a loaded machine or a sanitizer build never trips it.
+    static let hangGuard = Duration.seconds(60)
+
     /// A flat chart of `count` atomic states `s0`…, each with a transition to the next.
     static func flatChart(states count: Int) -> Data {
         var bytes: [UInt8] = []
@@ -339,7 +345,7 @@ struct HostileInputTests {
             let error = Self.loadFailure(data)
             let elapsed = ContinuousClock.now - start
             #expect(error == .documentTypeDeclaration(line: line))
-            #expect(elapsed < .seconds(1), "took \(elapsed)")
+            #expect(elapsed < Self.hangGuard, "took \(elapsed)")
         }
         // Without a DTD an entity reference is undeclared: refused too.
         let undeclared = Data("<scxml \(Self.ns)><state id=\"&lol9;\"/></scxml>".utf8)
@@ -357,7 +363,7 @@ struct HostileInputTests {
         let start = ContinuousClock.now
         #expect(SCXMLDocument.duration(fromDelay: zeros + "15ms") == .milliseconds(15))
         #expect(SCXMLDocument.duration(fromDelay: zeros + "1" + zeros + "s") == nil)  // too long
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < Self.hangGuard)
     }
 
     // MARK: - H7: what the fuzzers found
@@ -426,7 +432,7 @@ struct HostileInputTests {
         }
         #expect(line == 4 || line == 3)
         #expect(reason.contains("(\(cycle))"))
-        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(ContinuousClock.now - start < Self.hangGuard)
     }
 
     @Test("H7: a history default through its parent's initial state is fine when that is not the history")
