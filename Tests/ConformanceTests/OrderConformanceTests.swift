@@ -492,7 +492,7 @@ struct OrderConformanceTests {
 
     @Test(
         "swift-state-kit + statechart: authorization as Work in the child; its result drives the child, whose done event ships the order (R24, R52)",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func paymentWork() async throws {
         let machine = try await AsyncStateMachine(
             Self.orderWithPayment(authorizesWithWork: true), context: Order(), clock: ManualClock())
