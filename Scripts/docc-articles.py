@@ -75,7 +75,11 @@ articles["SCXML.md"] = article(
     "(`SCXMLExporter.export(_:)`), and runs scenario files (`ScenarioRunner`). The `statechart` command wraps "
     "them: `statechart run`, `statechart test`, `statechart export`, `statechart validate`. Unsupported elements, "
     "expressions the null data model lacks, unknown targets and malformed XML are typed errors naming the element "
-    "and its line; external entities are never resolved.\n")
+    "and its line; external entities are never resolved. Content of other namespaces, such as a Qt Creator "
+    "chart's `qt:editorinfo` elements and `qt:` attributes, is ignored by the loader; "
+    "`SCXMLDocument.loadDocument(contentsOf:)` returns it beside the chart, and "
+    "`SCXMLExporter.export(_:foreignContent:)` (and `statechart export --format scxml`) writes it back verbatim "
+    "on the elements it was on.\n")
 articles["DiagramsAndValidation.md"] = article(
     "Diagrams and Validation", "Draw a chart as DOT or Mermaid; check it for dead states, dead transitions and loops.",
     body_without_title(read("Docs/Diagrams.md")) + "\n## Validation\n\n" + body_without_title(read("Docs/Validation.md")).replace("\n# ", "\n## "))
