@@ -19,12 +19,11 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
     /// Compound states entered by default, as bits; consumed (cleared) when entered.
     @usableFromInline var defaultMarks: [UInt64]
     @usableFromInline var tasks = ScratchBuffer<Task>()
-    /// The most entries a computation may find before it gives up (``overflowed``). Only the
-    /// compiler sets it: a precomputed entry set is worth keeping only when it is small, and a
-    /// deep chain would otherwise cost O(depth²) to precompute (one full chain per level).
+    /// The most entries a computation may find before it gives up, leaving more than `limit`
+    /// entries, which are then incomplete. Only the compiler sets it: a precomputed entry set is
+    /// worth keeping only when it is small, and a deep chain would otherwise cost O(depth²) to
+    /// precompute (one full chain per level).
     @usableFromInline var limit = Int.max
-    /// Whether the last computation stopped at ``limit``; its entries are then incomplete.
-    @usableFromInline var overflowed = false
 
     @usableFromInline
     struct HistoryDefault: Sendable {
@@ -55,7 +54,6 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
         entries.removeAll()
         if !defaultHistory.isEmpty { defaultHistory.removeAll() }
         touchedHistory = false
-        overflowed = false
     }
 
     /// Adds a precomputed entry set (sorted states and the compound states among them entered by default).
@@ -112,10 +110,7 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
     @inlinable
     mutating func run(states: [C.State], transitions: [C.Transition], children: [[Int32]], history: [[Int32]?]) {
         while let task = tasks.popLast() {
-            if entries.count > limit {
-                overflowed = true
-                return
-            }
+            if entries.count > limit { return }
             switch task {
             case .descendants(let s):
                 let kind = states[Int(s)].kind

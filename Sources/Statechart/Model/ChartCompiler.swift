@@ -72,13 +72,10 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
             builder.clear()
             builder.add(targets: t.targets, domain: t.domain, states: states, transitions: transitions, children: childIndices)
             builder.finish()
-            if builder.overflowed {
-                for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
-                continue
-            }
-            let defaults = builder.entries.filter { builder.defaultMarks[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 }
+            let keep = builder.entries.count <= Self.staticEntryLimit && !builder.touchedHistory
+            let defaults = keep ? builder.entries.filter { builder.defaultMarks[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 } : []
             for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
-            guard !builder.touchedHistory else { continue }
+            guard keep else { continue }
             staticEntries[k] = builder.entries.array
             staticDefaultEntries[k] = defaults
         }

@@ -35,7 +35,6 @@ struct SCXMLBuilder {
         }
         items.reserveCapacity(elements.count)
         for i in elements.indices { items.append(try check(i)) }
-        try checkHistoryDefaults()
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
         var definition = Definition(name: name ?? defaultName, initial: initial, eventName: { $0 })
         var nodes = Array(repeating: definition.root, count: elements.count)
@@ -208,73 +207,6 @@ struct SCXMLBuilder {
 }
 
 extension SCXMLBuilder {
-    /// Refuses history states whose default entry leads back to themselves through history states
-    /// only, such as `<state id="p" initial="h"><history id="h"/>…` (a history without a default
-    /// transition enters its parent's initial state, here itself) or two histories whose defaults
-    /// target each other. Entering one would never end. Only histories of one parent can form such
-    /// a cycle (every other step of an entry goes deeper), so following history targets suffices.
-    func checkHistoryDefaults() throws(SCXMLError) {
-        let elements = tree.elements
-        var indexByID: [String: Int] = [:]
-        var histories: [Int] = []
-        for i in elements.indices {
-            guard case .state(let kind, let id, _) = items[i] else { continue }
-            if indexByID[id] == nil { indexByID[id] = i }
-            if case .history = kind { histories.append(i) }
-        }
-        guard !histories.isEmpty else { return }
-        func transitionTargets(_ element: Int) -> [String] {
-            if case .transition(_, _, let targets, _) = items[element] { return targets }
-            return []
-        }
-        /// The states a history's default entry targets directly (by element index).
-        func defaultTargets(_ h: Int) -> [Int] {
-            var ids = elements[h].children.first.map(transitionTargets) ?? []
-            if ids.isEmpty {
-                let parent = elements[h].parent
-                guard case .state(.state, _, let initial) = items[parent] else { return [] }
-                if let initial {
-                    ids = initial
-                } else if let element = elements[parent].children.first(where: { elements[$0].name == "initial" }) {
-                    ids = elements[element].children.first.map(transitionTargets) ?? []
-                } else {
-                    return []  // the first child state, which is not a history
-                }
-            }
-            return ids.compactMap { indexByID[$0] }
-        }
-        // Depth-first search for a cycle among histories, with an explicit stack.
-        var color: [Int: UInt8] = [:]  // 1: on the path, 2: done
-        for start in histories where color[start] == nil {
-            var path: [(node: Int, next: [Int])] = [(start, defaultTargets(start))]
-            color[start] = 1
-            while !path.isEmpty {
-                guard let next = path[path.count - 1].next.popLast() else {
-                    color[path.removeLast().node] = 2
-                    continue
-                }
-                guard case .state(.history, _, _) = items[next] else { continue }
-                switch color[next] {
-                case 1?:
-                    let cycle = path.map(\.node).drop { $0 != next } + [next]
-                    let names = cycle.map { i -> String in
-                        if case .state(_, let id, _) = items[i] { return id }
-                        return "?"
-                    }
-                    throw .invalidElement(
-                        "history", line: elements[next].location.line,
-                        reason: "its default entry leads back to it through history states only ("
-                            + names.joined(separator: " → ") + "), so entering it would never end")
-                case 2?:
-                    continue
-                default:
-                    color[next] = 1
-                    path.append((next, defaultTargets(next)))
-                }
-            }
-        }
-    }
-
     /// Whether a token of a transition's `event` is an SCXML event descriptor: `*`, or a name
     /// whose dot-separated parts are not empty and contain no `*`, optionally followed by `.*` or
     /// `.`. Anything else (`.`, `a..b`, `foo*`) would match no event the author could mean, and

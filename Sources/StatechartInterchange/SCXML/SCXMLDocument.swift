@@ -119,6 +119,13 @@ public enum SCXMLDocument {
         do {
             return try Chart(definition)
         } catch {
+            if case .historyDefaultCycle(let cycle, let location) = error {
+                // Said in the document's terms: the <history> element that closes the cycle.
+                throw .invalidElement(
+                    "history", line: location?.line ?? 0,
+                    reason: "its default entry leads back to it through history states only ("
+                        + cycle.joined(separator: " → ") + "), so entering it would never end")
+            }
             // Name the element the error points at: states and transitions carry their tag's position.
             let location = error.location
             let element = location.flatMap { l in tree.elements.first { $0.location == l }?.name }
