@@ -35,8 +35,9 @@ let package = Package(
             dependencies: ["Statechart", "StatechartInterchange", "StatechartCLI"],
             exclude: ["Golden"]
         ),
-        // The documented examples of the five seed READMEs, written with the public API only (issue 4 §1).
-        .testTarget(name: "ConformanceTests", dependencies: ["Statechart"]),
+        // The documented examples of the five seed READMEs, written with the public API only (issue 4 §1),
+        // each also checked step by step with StatechartTesting's TestStore (issue 7 §7).
+        .testTarget(name: "ConformanceTests", dependencies: ["Statechart", "StatechartTesting"]),
         .testTarget(name: "StatechartTestingTests", dependencies: ["Statechart", "StatechartTesting"]),
     ],
     swiftLanguageModes: [.v6]
