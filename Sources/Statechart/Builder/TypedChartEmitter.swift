@@ -5,7 +5,8 @@
 ///
 /// State ids are the dotted path of the values' descriptions (`confirmed.authorizing`). A child
 /// machine's any-state routes are placed on its container before the parent state's own
-/// transitions, so selection tries them in the order of rule R25.
+/// transitions, so selection tries them in the order of rule R25, as internal transitions, so
+/// that they act inside the child's level only (rule R33).
 struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     var definition: ChartDefinition<Event, Context>
     var values: [String: AnyHashable] = [:]
@@ -183,7 +184,13 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 id: id, role: role, routes: (g.routes[s] ?? []).compactMap { idOf[$0] }, barrier: barrier,
                 dynamic: dynamic)
         }
-        for spec in g.anyState {
+        // A level's any-state routes belong to that level (rule R33): declared on its container as
+        // internal transitions, their domain is the container, so taking one exits and enters
+        // only states of this level — never the parent state, never a sibling region. A route
+        // to a state outside the level (a `StateRef`) is external, as SCXML makes any internal
+        // transition whose targets are not all inside its source.
+        for var spec in g.anyState {
+            spec.kind = .internal
             try addTransition(spec, from: container, sourceID: levelName, idOf: idOf)
         }
         for s in g.order { definition.addRequestRoute(to: idOf[s]!, within: container) }

@@ -140,7 +140,10 @@ struct DiagramChart {
         if !t.actions.isEmpty { parts.append("/ " + t.actions.map(actionText).joined(separator: ", ")) }
         return Edge(
             source: Int(t.source.index), targets: t.targets.map { Int($0.index) },
-            label: parts.joined(separator: " "), isInternal: !pseudo && t.kind == .internal,
+            label: parts.joined(separator: " "),
+            // The root's transitions are the top level's any-state routes, internal so that they
+            // never leave their level (rule R33): drawn from the "any state" box, not as internal.
+            isInternal: !pseudo && t.kind == .internal && t.source.index != 0,
             hasDynamicTargets: t.hasDynamicTargets)
     }
 
