@@ -323,3 +323,51 @@ struct AsyncGuardTests {
         #expect(s.state == .failed)
     }
 }
+
+@Suite("Tracing never changes a result")
+struct TracingEquivalenceTests {
+    enum Top: Hashable, Sendable { case p, c }
+    enum Child: Hashable, Sendable { case a, b, b2 }
+    enum Ev: Hashable, Sendable { case go }
+
+    static var chart: Machine<Top, Ev, Void> {
+        let child = Machine<Child, Ev, Void>(initial: .a) {
+            When(.a) { On(.go, to: .b) }
+            When(.b) { Always(to: .b2, action: { $0.raise(.go) }) }
+            When(.b2) {}
+        }
+        var top = Machine<Top, Ev, Void>(initial: .p) {
+            When(.p) { On(.go, to: .c, asyncGuard: { _ in true }) }
+            When(.c) {}
+        }
+        top.attach(child: child, to: .p)
+        return top
+    }
+
+    @Test("R58, R34: an async guard's answer holds for its event's selection only, with tracing on or off (the fast path too)")
+    func asyncAnswerDoesNotLeakIntoALaterMicrostep() async throws {
+        for tracing in [false, true] {
+            var options = StateMachine<Top, Ev, Void>.Options()
+            options.tracing = tracing
+            let m = try await AsyncStateMachine(Self.chart, context: (), clock: ManualClock(), options: options)
+            try await m.send(.go)
+            // The raised `go` is processed in a later microstep, where the async-guarded p → c is not enabled.
+            #expect(await m.activeStateIDs == ["p.b2"], "tracing \(tracing)")
+        }
+    }
+
+    @Test("R58, R34: the interpreter forgets async guard answers after the event's selection on every path")
+    func interpreterForgetsAnswers() throws {
+        let typed = try TypedChart(Self.chart)
+        for tracing in [false, true] {
+            var core = ChartInstance(chart: typed.chart, context: ())
+            core.isTracing = tracing
+            try core.start()
+            let answers = Dictionary(uniqueKeysWithValues: core.asyncGuards(for: .go).map { ($0.transition, true) })
+            #expect(answers.count == 1)
+            core.setAsyncGuardResults(answers)
+            #expect(try core.send(.go))
+            #expect(core.activeAtomicIDs == ["p.b2"], "tracing \(tracing)")
+        }
+    }
+}

@@ -9,35 +9,38 @@
 ///   those sets, and when the states it exits and enters have no actions, history or invoked work,
 ///   it updates the configuration in bulk.
 ///
-/// Tracing always takes the general path, so a traced run shows every step the general code
-/// takes; the whole test suite, the Specs and the SCION conformance run exercise both.
+/// The fast cases are decisions inside the one entry every external event goes through
+/// (``takeExternalEvent(_:)``), so set-up and tear-down are shared and a result cannot depend on
+/// the path (rule R34). Tracing always takes the general path, so a traced run shows every step
+/// the general code takes; the whole test suite, the Specs and the SCION conformance run
+/// exercise both, and `LeanPathEffectsTests` compares them with the runtimes' effects.
 extension ChartInstance {
-    /// One external macrostep for a user event, when the queues are empty (rule R1): select,
-    /// take the microstep, then run to completion only if something can follow (eventless
-    /// transitions, raised events, a halt, events sent by actions).
+    /// One external macrostep for a user event, when the queues are empty (rule R1): the event is
+    /// taken like every external event (``takeExternalEvent(_:)``), then the machine runs to
+    /// completion only if something can follow (eventless transitions, raised events, a halt,
+    /// events sent by actions).
     ///
     /// - Returns: Whether the event enabled a transition.
     @inlinable
     mutating func sendLean(_ event: Event) -> Bool {
+        let enabled = takeExternalEvent(.event(event))
+        if chart.hasEventless || !internalQueue.isEmpty || !isRunning { runToCompletion() }
+        if !externalQueue.isEmpty { processExternalQueue(macrostepsTaken: 1) }
+        return enabled
+    }
+
+    /// The fast cases, decided without side effects over the active configuration: a chain, or
+    /// parallel regions whose transitions have disjoint domains.
+    ///
+    /// - Returns: Whether a transition was taken, or `nil` when no fast case applies (nothing has
+    ///   changed; the caller selects on the general path).
+    @inlinable
+    mutating func takeFastStep(_ event: Event) -> Bool? {
         let count = configuration.list.count
         // Every active state is an ancestor of the last one exactly when the list is as long as
         // that state is deep (the root, depth 0, is not listed).
         let isChain = count > 0 && chart.states[Int(configuration.list[count - 1])].depth == count
-        if let handled = isChain ? sendAlongChain(event) : sendAcrossRegions(event) {
-            // The step itself ran nothing, but eventless transitions it enables may.
-            if chart.hasEventless {
-                runToCompletion()
-                if !externalQueue.isEmpty { processExternalQueue(macrostepsTaken: 1) }
-            }
-            return handled
-        }
-        scope.currentEvent = .event(event)
-        let enabled = selectTransitions(forUserEvent: event)
-        if chart.hasAsyncGuards { asyncGuardResults.removeAll() }
-        if enabled { microstep() }
-        if chart.hasEventless || !internalQueue.isEmpty || !isRunning { runToCompletion() }
-        if !externalQueue.isEmpty { processExternalQueue(macrostepsTaken: 1) }
-        return enabled
+        return isChain ? sendAlongChain(event) : sendAcrossRegions(event)
     }
 
     /// The fastest case, decided without side effects: one active atomic state (the configuration

@@ -18,22 +18,40 @@ extension ChartInstance {
                 stopEndlessSends(at: event)
                 break
             }
-            scope.currentEvent = event
-            if isTracing { trace.append(.event(chart.name(of: event), external: true)) }
-            let enabled = selectTransitions(for: event)
-            // Async guard answers hold for this selection only (rule R58).
-            if chart.hasAsyncGuards { asyncGuardResults.removeAll() }
-            if enabled {
-                if first { handledFirst = true }
-                microstep()
-            } else if isTracing {
-                trace.append(.dropped(chart.name(of: event)))
-            }
+            if takeExternalEvent(event) && first { handledFirst = true }
             first = false
             runToCompletion()
         }
         if !isRunning { externalQueue.removeAll() }
         return handledFirst
+    }
+
+    /// The one way an external event is taken, whichever path takes it: its selection and its
+    /// microstep. The fast cases of ``LeanStep`` are decisions made here, never a separate
+    /// entry, and the per-event tear-down below runs after every path — so a result cannot
+    /// depend on which path ran, or on tracing (rule R58: asynchronous guard answers hold for
+    /// this event's selection only, never for a later microstep).
+    ///
+    /// - Returns: Whether the event enabled a transition.
+    @inlinable
+    mutating func takeExternalEvent(_ event: ChartEvent<Event>) -> Bool {
+        defer { if !asyncGuardResults.isEmpty { asyncGuardResults.removeAll() } }
+        if !isTracing, case .event(let userEvent) = event {
+            if let handled = takeFastStep(userEvent) { return handled }
+            scope.currentEvent = event
+            let enabled = selectTransitions(forUserEvent: userEvent)
+            if enabled { microstep() }
+            return enabled
+        }
+        scope.currentEvent = event
+        if isTracing { trace.append(.event(chart.name(of: event), external: true)) }
+        let enabled = selectTransitions(for: event)
+        if enabled {
+            microstep()
+        } else if isTracing {
+            trace.append(.dropped(chart.name(of: event)))
+        }
+        return enabled
     }
 
     /// The inner loop of a macrostep: eventless transitions first; only when none is enabled, the
