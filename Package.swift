@@ -16,11 +16,15 @@ let package = Package(
         .library(name: "Statechart", targets: ["Statechart"]),
         .library(name: "StatechartInterchange", targets: ["StatechartInterchange"]),
         .library(name: "StatechartTesting", targets: ["StatechartTesting"]),
+        .library(name: "StatechartECMAScript", targets: ["StatechartECMAScript"]),
         .executable(name: "statechart", targets: ["StatechartCLI"]),
     ],
     targets: [
         // The engine: chart model, interpreter, typed builder, runtimes. Foundation-free.
         .target(name: "Statechart"),
+        // The ECMAScript subset that SCXML's ecmascript datamodel runs on: our own sandboxed
+        // interpreter, Foundation-free, with budgets (issue 14 §2). The core never depends on it.
+        .target(name: "StatechartECMAScript", dependencies: ["Statechart"]),
         // SCXML import/export and the conformance scenario runner. Uses FoundationXML.
         .target(name: "StatechartInterchange", dependencies: ["Statechart"]),
         // Test helpers for users' charts: the exhaustive TestStore and scenario checks (issue 7 §7).
@@ -38,6 +42,7 @@ let package = Package(
         // The documented examples of the five seed READMEs, written with the public API only (issue 4 §1),
         // each also checked step by step with StatechartTesting's TestStore (issue 7 §7).
         .testTarget(name: "ConformanceTests", dependencies: ["Statechart", "StatechartTesting"]),
+        .testTarget(name: "ECMAScriptTests", dependencies: ["Statechart", "StatechartECMAScript"]),
         .testTarget(name: "StatechartTestingTests", dependencies: ["Statechart", "StatechartTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,184 @@
+/// Runs the subset's syntax trees: one global scope per session, budgets per evaluation.
+///
+/// Not thread-safe: a session belongs to one machine, which runs one step at a time.
+final class Interpreter {
+    let limits: ScriptLimits
+    let global: Scope
+    /// Built-in namespaces and constructors (`Math`, `JSON`, `String`, …).
+    var builtins: [String: ScriptValue] = [:]
+    /// The host's functions (`In`), found after the scopes and before the built-ins.
+    var hostFunctions: [String: ScriptValue] = [:]
+
+    /// Steps taken by the evaluation that is running.
+    var steps = 0
+    /// Evaluation depth of the evaluation that is running.
+    var depth = 0
+    /// Bytes allocated by the evaluation that is running.
+    var allocated = 0
+    /// Bytes the session's values held when last measured.
+    var liveBytes = 0
+    /// The value of the `throw` being propagated (errors carry only its description).
+    var thrownValue: ScriptValue?
+    /// Whether assigning an undeclared name creates a global (sloppy ECMAScript) or is a
+    /// `ReferenceError` (the default, as SCXML charts expect: every variable is a `<data>`).
+    var implicitGlobals = false
+    /// Names declared by the host that scripts cannot assign (`_sessionid`, `_event`, …).
+    var systemNames: Set<String> = []
+
+    init(limits: ScriptLimits) {
+        self.limits = limits
+        global = Scope(parent: nil, holdsVars: true)
+        installBuiltins()
+    }
+
+    // MARK: - Entering and leaving an evaluation
+
+    /// Runs `body` as one evaluation: the step budget starts anew, and the session's memory is
+    /// measured again when it allocated much.
+    func evaluation<T>(_ body: () throws(ScriptError) -> T) throws(ScriptError) -> T {
+        if depth > 0 { return try body() }
+        steps = 0
+        allocated = 0
+        thrownValue = nil
+        defer {
+            if allocated > 1 << 16 { liveBytes = measureLiveBytes() }
+            allocated = 0
+        }
+        return try body()
+    }
+
+    @inline(__always)
+    func step(_ line: Int) throws(ScriptError) {
+        steps += 1
+        if steps > limits.maximumSteps {
+            throw ScriptError(.stepBudget, "the evaluation took more than \(limits.maximumSteps) steps", line: line)
+        }
+    }
+
+    @inline(__always)
+    func enter(_ line: Int) throws(ScriptError) {
+        depth += 1
+        if depth > limits.maximumCallDepth {
+            depth -= 1
+            throw ScriptError(.nesting, "evaluation nested deeper than \(limits.maximumCallDepth) levels (recursion?)", line: line)
+        }
+    }
+
+    @inline(__always)
+    func leave() { depth -= 1 }
+
+    /// Charges an allocation against the session's memory budget.
+    func charge(_ bytes: Int, line: Int) throws(ScriptError) {
+        allocated += bytes
+        if liveBytes + allocated > limits.maximumMemory {
+            // The estimate may be stale: measure before refusing.
+            liveBytes = measureLiveBytes()
+            allocated = bytes
+            if liveBytes + allocated > limits.maximumMemory {
+                throw ScriptError(.memoryBudget, "the session's values would exceed \(limits.maximumMemory) bytes", line: line)
+            }
+        }
+    }
+
+    /// Approximate bytes held by everything reachable from the global scope.
+    func measureLiveBytes() -> Int {
+        var seen: Set<ObjectIdentifier> = []
+        var total = 0
+        var stack: [ScriptValue] = []
+        for name in global.names {
+            if let b = global.binding(name) { stack.append(b.value) }
+            total += 32 + name.utf8.count
+        }
+        while let v = stack.popLast() {
+            switch v {
+            case .string(let s): total += 16 + s.utf8.count
+            case .object(let o):
+                guard seen.insert(ObjectIdentifier(o)).inserted else { continue }
+                total += 64
+                if case .array(let a) = o.storage {
+                    total += 16 * a.count
+                    stack.append(contentsOf: a)
+                }
+                if case .xml(let x) = o.storage { total += x.utf8.count }
+                for k in o.ownKeys where !o.isArray || Int(k) == nil {
+                    total += 32 + k.utf8.count
+                    if let value = o.own(k) { stack.append(value) }
+                }
+                if let p = o.prototype { stack.append(.object(p)) }
+            default: total += 16
+            }
+        }
+        return total
+    }
+
+    // MARK: - Names
+
+    func lookup(_ name: String, in scope: Scope, line: Int) throws(ScriptError) -> ScriptValue {
+        if let s = scope.resolve(name), let b = s.binding(name) { return b.value }
+        if let h = hostFunctions[name] { return h }
+        if let b = builtins[name] { return b }
+        throw ScriptError(.reference, "'\(name)' is not defined", line: line)
+    }
+
+    /// Whether `name` can be read (for `typeof` of an undeclared name, which is not an error).
+    func isDeclared(_ name: String, in scope: Scope) -> Bool {
+        scope.resolve(name) != nil || hostFunctions[name] != nil || builtins[name] != nil
+    }
+
+    func assign(_ name: String, _ value: ScriptValue, in scope: Scope, line: Int) throws(ScriptError) {
+        if let s = scope.resolve(name), let b = s.binding(name) {
+            if b.readOnly {
+                if systemNames.contains(name) {
+                    throw ScriptError(.type, "'\(name)' is a system variable and cannot be assigned", line: line)
+                }
+                throw ScriptError(.type, "assignment to constant '\(name)'", line: line)
+            }
+            s.update(name, value)
+            return
+        }
+        if builtins[name] != nil || hostFunctions[name] != nil {
+            throw ScriptError(.type, "'\(name)' is a built-in and cannot be assigned", line: line)
+        }
+        guard implicitGlobals else {
+            throw ScriptError(.reference, "'\(name)' is not declared (assignment to an undeclared variable)", line: line)
+        }
+        global.declare(name, value)
+    }
+
+    // MARK: - Making values
+
+    func makeString(_ s: String, line: Int) throws(ScriptError) -> ScriptValue {
+        if s.utf8.count > 256 { try charge(16 + s.utf8.count, line: line) }
+        return .string(s)
+    }
+
+    func makeArray(_ elements: [ScriptValue], line: Int) throws(ScriptError) -> ScriptValue {
+        try charge(64 + 16 * elements.count, line: line)
+        return .object(ScriptObject(.array(elements)))
+    }
+
+    func makeObject(line: Int) throws(ScriptError) -> ScriptObject {
+        try charge(64, line: line)
+        return ScriptObject()
+    }
+
+    func makeError(_ error: ScriptError) -> ScriptValue {
+        let o = ScriptObject(.error)
+        o.set("name", .string(error.kind.rawValue))
+        o.set("message", .string(error.message))
+        return .object(o)
+    }
+
+    /// Turns a failure into the value a `catch` clause binds.
+    func caughtValue(_ error: ScriptError) -> ScriptValue {
+        if error.kind == .thrown, let v = thrownValue {
+            thrownValue = nil
+            return v
+        }
+        return makeError(error)
+    }
+
+    func typeError(_ message: String, line: Int) -> ScriptError {
+        ScriptError(.type, message, line: line)
+    }
+}

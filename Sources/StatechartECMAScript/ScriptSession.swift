@@ -1,0 +1,202 @@
+import Statechart
+
+/// An expression parsed once, when a chart loads, and evaluated many times.
+///
+/// A syntax error does not stop the chart from loading (SCXML requires the error at evaluation,
+/// as `error.execution`): it is kept and thrown each time the expression is evaluated, and
+/// ``syntaxError`` lets a validator report it with its line.
+public struct ScriptExpression: Sendable {
+    /// The text as written in the chart (an export writes it back unchanged).
+    public let source: String
+    let parsed: Result<Expression, ScriptError>
+
+    /// Parses `source` as one expression.
+    public init(_ source: String, limits: ScriptLimits = ScriptLimits()) {
+        self.source = source
+        do throws(ScriptError) {
+            var parser = try Parser(source: source, maximumNesting: limits.maximumNesting)
+            parsed = .success(try parser.parseExpression())
+        } catch {
+            parsed = .failure(error)
+        }
+    }
+
+    /// The syntax error, if the text is not an expression of the subset.
+    public var syntaxError: ScriptError? {
+        if case .failure(let e) = parsed { return e }
+        return nil
+    }
+
+    /// Whether the expression can be assigned to (an identifier or a member access), as an
+    /// SCXML `location` must be.
+    public var isLocation: Bool {
+        if case .success(let e) = parsed { return e.isLocation }
+        return false
+    }
+}
+
+/// A `<script>` parsed once.
+public struct ScriptProgram: Sendable {
+    /// The text as written.
+    public let source: String
+    let parsed: Result<[Statement], ScriptError>
+
+    /// Parses `source` as a program (statements).
+    public init(_ source: String, limits: ScriptLimits = ScriptLimits()) {
+        self.source = source
+        do throws(ScriptError) {
+            var parser = try Parser(source: source, maximumNesting: limits.maximumNesting)
+            parsed = .success(try parser.parseProgram())
+        } catch {
+            parsed = .failure(error)
+        }
+    }
+
+    /// The syntax error, if the text is not a program of the subset.
+    public var syntaxError: ScriptError? {
+        if case .failure(let e) = parsed { return e }
+        return nil
+    }
+}
+
+/// One session of the ECMAScript subset: a global scope of variables, sandboxed and budgeted.
+///
+/// ```swift
+/// let session = ScriptSession()
+/// try session.declare("count", 0)
+/// try session.run(ScriptProgram("count = count + 2"))
+/// try session.evaluateCondition(ScriptExpression("count < 3"))   // true
+/// ```
+///
+/// Scripts reach nothing outside the session — no files, network, processes, environment or
+/// clock — except the functions the host defines (``defineFunction(_:_:)``, such as SCXML's
+/// `In()`). Every evaluation has a step budget, the session a memory budget, and nesting is
+/// bounded (``ScriptLimits``). Not thread-safe: a session belongs to one machine.
+public final class ScriptSession {
+    let interpreter: Interpreter
+
+    /// A new session with these budgets.
+    public init(limits: ScriptLimits = ScriptLimits()) {
+        interpreter = Interpreter(limits: limits)
+    }
+
+    /// The session's budgets.
+    public var limits: ScriptLimits { interpreter.limits }
+
+    /// Declares (or redeclares) a global variable. A read-only one (a system variable such as
+    /// `_sessionid`) cannot be assigned by scripts: they get a `TypeError`.
+    public func declare(_ name: String, _ value: DataValue, readOnly: Bool = false) throws(ScriptError) {
+        let v = try interpreter.scriptValue(value)
+        interpreter.global.declare(name, v, readOnly: readOnly)
+        if readOnly { interpreter.systemNames.insert(name) } else { interpreter.systemNames.remove(name) }
+    }
+
+    /// Removes a global variable.
+    public func remove(_ name: String) {
+        interpreter.global.remove(name)
+        interpreter.systemNames.remove(name)
+    }
+
+    /// Whether a global variable of this name is declared.
+    public func isDeclared(_ name: String) -> Bool { interpreter.global.binding(name) != nil }
+
+    /// The value of a global variable as plain data, or `nil` when it is not declared.
+    public func value(of name: String) throws(ScriptError) -> DataValue? {
+        guard let b = interpreter.global.binding(name) else { return nil }
+        return try interpreter.dataValue(b.value)
+    }
+
+    /// Every global variable that holds plain data (functions are left out), for a snapshot.
+    public func variables() throws(ScriptError) -> [String: DataValue] {
+        var out: [String: DataValue] = [:]
+        for name in interpreter.global.names {
+            guard let b = interpreter.global.binding(name) else { continue }
+            if case .object(let o) = b.value, o.isCallable { continue }
+            out[name] = try interpreter.dataValue(b.value)
+        }
+        return out
+    }
+
+    /// Defines a function scripts can call (after their own variables), such as SCXML's `In()`.
+    public func defineFunction(_ name: String, _ body: @escaping ([DataValue]) throws(ScriptError) -> DataValue) {
+        interpreter.hostFunctions[name] = native(name) { (i, _, arguments) throws(ScriptError) in
+            var values: [DataValue] = []
+            for a in arguments { values.append(try i.dataValue(a)) }
+            return try i.scriptValue(try body(values))
+        }
+    }
+
+    /// Evaluates an expression to plain data.
+    public func evaluate(_ expression: ScriptExpression) throws(ScriptError) -> DataValue {
+        let e = try expression.parsed.get()
+        return try interpreter.evaluation { () throws(ScriptError) in
+            try interpreter.dataValue(try interpreter.evaluate(e, interpreter.global))
+        }
+    }
+
+    /// Evaluates a condition: ECMAScript's ToBoolean of the value.
+    public func evaluateCondition(_ expression: ScriptExpression) throws(ScriptError) -> Bool {
+        let e = try expression.parsed.get()
+        return try interpreter.evaluation { () throws(ScriptError) in try interpreter.evaluate(e, interpreter.global).truthy }
+    }
+
+    /// Evaluates an expression to a string (ToString, as `<log>` and `eventexpr` need).
+    public func evaluateString(_ expression: ScriptExpression) throws(ScriptError) -> String {
+        let e = try expression.parsed.get()
+        return try interpreter.evaluation { () throws(ScriptError) in
+            try interpreter.toStringValue(try interpreter.evaluate(e, interpreter.global), line: e.line)
+        }
+    }
+
+    /// Assigns a value to a location: a declared variable or a member of one (`a.b`, `a[0]`).
+    /// An undeclared root is a `ReferenceError`.
+    public func assign(_ location: ScriptExpression, _ value: DataValue) throws(ScriptError) {
+        let target = try location.parsed.get()
+        guard target.isLocation else {
+            throw ScriptError(.syntax, "'\(location.source)' is not a location (a variable or a member of one)", line: target.line)
+        }
+        try interpreter.evaluation { () throws(ScriptError) in
+            try interpreter.store(try interpreter.scriptValue(value), into: target, interpreter.global, line: target.line)
+        }
+    }
+
+    /// Assigns the value of an expression to a location, without converting it to plain data in
+    /// between (objects keep their identity, functions can be assigned).
+    public func assign(_ location: ScriptExpression, from expression: ScriptExpression) throws(ScriptError) {
+        let target = try location.parsed.get()
+        let e = try expression.parsed.get()
+        guard target.isLocation else {
+            throw ScriptError(.syntax, "'\(location.source)' is not a location (a variable or a member of one)", line: target.line)
+        }
+        try interpreter.evaluation { () throws(ScriptError) in
+            let v = try interpreter.evaluate(e, interpreter.global)
+            try interpreter.store(v, into: target, interpreter.global, line: target.line)
+        }
+    }
+
+    /// Runs a program in the global scope: its `var`s and functions become globals.
+    public func run(_ program: ScriptProgram) throws(ScriptError) {
+        let statements = try program.parsed.get()
+        try interpreter.evaluation { () throws(ScriptError) in
+            for name in hoistedVarNames(statements) where interpreter.global.binding(name) == nil {
+                interpreter.global.declare(name, .undefined)
+            }
+            _ = try interpreter.execute(statements, interpreter.global)
+        }
+    }
+
+    /// The elements of an array expression, as `<foreach>` iterates them: a shallow copy taken
+    /// before the loop. Anything but an array is a `TypeError`.
+    public func elements(of expression: ScriptExpression) throws(ScriptError) -> [DataValue] {
+        let e = try expression.parsed.get()
+        return try interpreter.evaluation { () throws(ScriptError) in
+            let v = try interpreter.evaluate(e, interpreter.global)
+            guard case .object(let o) = v, o.isArray else {
+                throw ScriptError(.type, "'\(expression.source)' is \(v.typeName == "object" ? "not an array" : "a \(v.typeName)"), not an array", line: e.line)
+            }
+            var out: [DataValue] = []
+            for element in o.elements { out.append(try interpreter.dataValue(element)) }
+            return out
+        }
+    }
+}

@@ -1,0 +1,164 @@
+/// The syntax tree of an expression. Every node keeps the line it starts on so that a run-time
+/// error can name it.
+indirect enum Expression: Sendable {
+    case literal(Literal)
+    case identifier(String, line: Int)
+    case array([Expression?], line: Int)
+    case object([(key: String, value: Expression)], line: Int)
+    case function(FunctionLiteral)
+    case member(Expression, name: String, optional: Bool, line: Int)
+    case index(Expression, Expression, optional: Bool, line: Int)
+    case call(Expression, [Expression], optional: Bool, line: Int)
+    case new(Expression, [Expression], line: Int)
+    case unary(UnaryOperator, Expression, line: Int)
+    case update(increment: Bool, prefix: Bool, Expression, line: Int)
+    case binary(BinaryOperator, Expression, Expression, line: Int)
+    case logical(LogicalOperator, Expression, Expression, line: Int)
+    /// Three or more operands at one level (`a + b - c`, `x && y || z`), folded from the left.
+    /// Kept flat so that a long chain nests neither the tree nor the evaluation.
+    case chain(Expression, [ChainLink])
+    case conditional(Expression, Expression, Expression, line: Int)
+    case assign(AssignmentOperator, Expression, Expression, line: Int)
+    case sequence([Expression], line: Int)
+    case this(line: Int)
+
+    var line: Int {
+        switch self {
+        case .literal: return 0
+        case .identifier(_, let l), .array(_, let l), .object(_, let l), .member(_, _, _, let l), .index(_, _, _, let l),
+            .call(_, _, _, let l), .new(_, _, let l), .unary(_, _, let l), .update(_, _, _, let l), .binary(_, _, _, let l),
+            .logical(_, _, _, let l), .conditional(_, _, _, let l), .assign(_, _, _, let l), .sequence(_, let l),
+            .this(let l):
+            return l
+        case .function(let f): return f.line
+        case .chain(let first, _): return first.line
+        }
+    }
+
+    /// Whether the expression can be assigned to (an identifier or a member access).
+    var isLocation: Bool {
+        switch self {
+        case .identifier, .member(_, _, false, _), .index(_, _, false, _): return true
+        default: return false
+        }
+    }
+}
+
+/// One operator and its right operand in a ``Expression/chain(_:_:)``.
+struct ChainLink: Sendable {
+    enum Operator: Sendable {
+        case binary(BinaryOperator)
+        case logical(LogicalOperator)
+    }
+
+    var op: Operator
+    var operand: Expression
+    var line: Int
+}
+
+/// A literal value in the source.
+enum Literal: Sendable {
+    case undefined, null
+    case boolean(Bool)
+    case number(Double)
+    case string(String)
+}
+
+/// A function written in the script: `function f(a, b) { … }`, `function (a) { … }` or `(a) => …`.
+struct FunctionLiteral: Sendable {
+    var name: String?
+    var parameters: [String]
+    var body: [Statement]
+    var line: Int
+    /// The source text of the function, which `String(f)` returns.
+    var source: String
+    /// Whether it is an arrow function (which keeps the `this` of where it was made).
+    var isArrow = false
+    /// The `var` names of the body (not of nested functions), declared when the function is called.
+    var varNames: [String] = []
+}
+
+/// The `var` names a statement list declares, nested blocks and loops included (hoisting).
+func hoistedVarNames(_ statements: [Statement]) -> [String] {
+    var names: [String] = []
+    var seen: Set<String> = []
+    var stack: [Statement] = statements.reversed()
+    while let s = stack.popLast() {
+        switch s {
+        case .declaration(.var, let list, _):
+            for (name, _) in list where seen.insert(name).inserted { names.append(name) }
+        case .block(let body): stack.append(contentsOf: body.reversed())
+        case .if(_, let a, let b):
+            if let b { stack.append(b) }
+            stack.append(a)
+        case .while(_, let body), .doWhile(let body, _): stack.append(body)
+        case .for(let initializer, _, _, let body):
+            stack.append(body)
+            if let initializer { stack.append(initializer) }
+        case .forIn(let kind, let name, _, let body, _), .forOf(let kind, let name, _, let body, _):
+            if kind == .var, seen.insert(name).inserted { names.append(name) }
+            stack.append(body)
+        case .try(let body, _, let handler, let finalizer):
+            stack.append(contentsOf: (finalizer ?? []).reversed())
+            stack.append(contentsOf: (handler ?? []).reversed())
+            stack.append(contentsOf: body.reversed())
+        case .switch(_, let cases):
+            for c in cases.reversed() { stack.append(contentsOf: c.body.reversed()) }
+        default: break
+        }
+    }
+    return names
+}
+
+/// Prefix operators.
+enum UnaryOperator: String, Sendable {
+    case minus = "-", plus = "+", not = "!", bitwiseNot = "~", typeof = "typeof", void = "void", delete = "delete"
+}
+
+/// Binary operators other than the short-circuiting ones.
+enum BinaryOperator: String, Sendable {
+    case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%", exponent = "**"
+    case equal = "==", notEqual = "!=", strictEqual = "===", strictNotEqual = "!=="
+    case less = "<", greater = ">", lessEqual = "<=", greaterEqual = ">="
+    case leftShift = "<<", rightShift = ">>", unsignedRightShift = ">>>"
+    case bitwiseAnd = "&", bitwiseOr = "|", bitwiseXor = "^"
+    case `in` = "in", instanceof = "instanceof"
+}
+
+/// `&&`, `||` and `??`.
+enum LogicalOperator: String, Sendable {
+    case and = "&&", or = "||", coalesce = "??"
+}
+
+/// `=` and the compound assignments; a compound one applies its binary operator.
+enum AssignmentOperator: Sendable {
+    case plain
+    case compound(BinaryOperator)
+    case logical(LogicalOperator)
+}
+
+/// A statement of a `<script>` (or of a function body).
+indirect enum Statement: Sendable {
+    case expression(Expression)
+    case declaration(kind: DeclarationKind, [(name: String, value: Expression?)], line: Int)
+    case function(FunctionLiteral)
+    case block([Statement])
+    case `if`(Expression, Statement, Statement?)
+    case `while`(Expression, Statement)
+    case doWhile(Statement, Expression)
+    case `for`(initializer: Statement?, test: Expression?, update: Expression?, body: Statement)
+    case forIn(DeclarationKind?, name: String, object: Expression, body: Statement, line: Int)
+    case forOf(DeclarationKind?, name: String, iterable: Expression, body: Statement, line: Int)
+    case `return`(Expression?)
+    case `break`
+    case `continue`
+    case `throw`(Expression, line: Int)
+    case `try`(body: [Statement], catchName: String?, handler: [Statement]?, finalizer: [Statement]?)
+    case `switch`(Expression, [(test: Expression?, body: [Statement])])
+    case empty
+}
+
+/// `var`, `let` or `const`. The subset gives all three function scope, like `var`.
+enum DeclarationKind: String, Sendable {
+    case `var`, `let`, `const`
+}
