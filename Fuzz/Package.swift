@@ -4,6 +4,7 @@
 //
 //   Scripts/fuzz.sh loader -max_total_time=60      the SCXML loader (LoaderFuzz)
 //   Scripts/fuzz.sh run -runs=100000               a loaded chart driven by events (RunFuzz)
+//   Scripts/fuzz.sh script -max_total_time=60      the ECMAScript subset's parser and evaluator (ScriptFuzz)
 //
 // See Docs/Reliability.md for the figures.
 import PackageDescription
@@ -32,6 +33,15 @@ let package = Package(
             dependencies: [
                 .product(name: "Statechart", package: "Statechart"),
                 .product(name: "StatechartInterchange", package: "Statechart"),
+            ]
+        ),
+        // Parses and runs any text with the ECMAScript subset under small budgets: a value or a
+        // typed error, never a crash, a hang or unbounded memory.
+        .executableTarget(
+            name: "ScriptFuzz",
+            dependencies: [
+                .product(name: "Statechart", package: "Statechart"),
+                .product(name: "StatechartECMAScript", package: "Statechart"),
             ]
         ),
     ],

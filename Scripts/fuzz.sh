@@ -7,11 +7,13 @@
 #   Scripts/fuzz.sh seeds                        (re)make the seed corpora only
 #   Scripts/fuzz.sh loader [libFuzzer options]   fuzz the SCXML loader, e.g. -max_total_time=1200
 #   Scripts/fuzz.sh run [libFuzzer options]      fuzz a loaded chart with event sequences, e.g. -runs=100000
-#   Scripts/fuzz.sh replay loader|run FILE...    run the target once on each file (a crash reproducer)
+#   Scripts/fuzz.sh script [libFuzzer options]   fuzz the ECMAScript subset (parser, evaluator, budgets)
+#   Scripts/fuzz.sh replay loader|run|script FILE...  run the target once on each file (a crash reproducer)
 #
 # Seeds: every .scxml of Specs/ and of the SCION charts (../shared/conformance/scion) for the loader;
 # for `run`, each of them followed by a NUL byte and a short program of events, clock advances,
-# resets and snapshots. The dictionary of SCXML tokens is Fuzz/scxml.dict.
+# resets and snapshots. The dictionary of SCXML tokens is Fuzz/scxml.dict. For `script`, the
+# expressions and scripts of Fuzz/seeds-script, with the dictionary Fuzz/script.dict.
 #
 # Everything generated stays in ignored directories: Fuzz/.build-fuzz (the build) and
 # Fuzz/.build-fuzz-data/{seeds,corpus,artifacts}/<target> (corpora and crash artifacts). A crash
@@ -32,7 +34,7 @@ scion="$root/../shared/conformance/scion"
 
 build() {
     local product
-    for product in LoaderFuzz RunFuzz; do
+    for product in LoaderFuzz RunFuzz ScriptFuzz; do
         (cd "$fuzz" && swift build -c release --product "$product" --scratch-path .build-fuzz \
             --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer)
     done
@@ -53,12 +55,15 @@ seeds() {
         { cat "$f"; printf '\000\000\001\002\003\004\005\006\007\010\011\012\013\304\350\000\001\002\003\307\340\004\005\006\360\001\364'; } \
             >"$data/seeds/run/seed-$n"
     done
+    mkdir -p "$data/seeds/script"
+    cp "$fuzz"/seeds-script/* "$data/seeds/script/"
     echo "seeds: $n charts from Specs/ and $(basename "$scion") into $data/seeds"
 }
 
 run_target() {
-    local target="$1" binary="$2"
+    local target="$1" binary="$2" dict="$fuzz/scxml.dict"
     shift 2
+    if [ "$target" = script ]; then dict="$fuzz/script.dict"; fi
     [ -d "$data/seeds/$target" ] || seeds
     mkdir -p "$data/corpus/$target" "$data/artifacts/$target"
     local jobs=()
@@ -66,7 +71,7 @@ run_target() {
     cd "$data"
     LSAN_OPTIONS="suppressions=$fuzz/lsan.supp:print_suppressions=0" \
     "$fuzz/.build-fuzz/release/$binary" "corpus/$target" "seeds/$target" \
-        -dict="$fuzz/scxml.dict" -artifact_prefix="artifacts/$target/" \
+        -dict="$dict" -artifact_prefix="artifacts/$target/" \
         -timeout=10 -rss_limit_mb=4096 -max_len=16384 -print_final_stats=1 "${jobs[@]}" "$@"
 }
 
@@ -75,16 +80,21 @@ build) build ;;
 seeds) seeds ;;
 loader) shift; build; run_target loader LoaderFuzz "$@" ;;
 run) shift; build; run_target run RunFuzz "$@" ;;
+script) shift; build; run_target script ScriptFuzz "$@" ;;
 replay)
     shift
     target="${1:?loader or run}"
     shift
-    binary=$([ "$target" = loader ] && echo LoaderFuzz || echo RunFuzz)
+    case "$target" in
+    loader) binary=LoaderFuzz ;;
+    script) binary=ScriptFuzz ;;
+    *) binary=RunFuzz ;;
+    esac
     build
     LSAN_OPTIONS="suppressions=$fuzz/lsan.supp:print_suppressions=0" "$fuzz/.build-fuzz/release/$binary" "$@"
     ;;
 *)
-    sed -n '2,21p' "$0"
+    sed -n '2,23p' "$0"
     exit 2
     ;;
 esac

@@ -99,7 +99,7 @@ extension Interpreter {
             if case .object = a[argument: 0] { return a[0] }
             return .object(try makeObject(line: line))
         case "Error", "TypeError", "RangeError", "ReferenceError", "SyntaxError":
-            let o = ScriptObject(.error)
+            let o = track(ScriptObject(.error))
             o.set("name", .string(name))
             o.set("message", .string(a.isEmpty || a[0] == .undefined ? "" : try toStringValue(a[0], line: line)))
             return .object(o)

@@ -41,7 +41,7 @@ extension Interpreter {
             return .object(o)
         case .function(let f):
             try charge(64, line: f.line)
-            return .object(ScriptObject(.function(.script(f, scope))))
+            return .object(track(ScriptObject(.function(.script(f, scope)))))
         case .member(let base, let name, let optional, let line):
             let object = try evaluate(base, scope)
             if optional && object.isNullish { return .undefined }

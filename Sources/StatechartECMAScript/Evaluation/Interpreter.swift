@@ -24,12 +24,17 @@ final class Interpreter {
     var implicitGlobals = false
     /// Names declared by the host that scripts cannot assign (`_sessionid`, `_event`, …).
     var systemNames: Set<String> = []
+    /// The objects scripts made, for the cycle collector (CycleCollector.swift).
+    var registry: [WeakObject] = []
+    var registryThreshold = 4_096
 
     init(limits: ScriptLimits) {
         self.limits = limits
         global = Scope(parent: nil, holdsVars: true)
         installBuiltins()
     }
+
+    deinit { releaseEverything() }
 
     // MARK: - Entering and leaving an evaluation
 
@@ -43,6 +48,7 @@ final class Interpreter {
         defer {
             if allocated > 1 << 16 { liveBytes = measureLiveBytes() }
             allocated = 0
+            collectCyclesIfDue()
         }
         return try body()
     }
@@ -154,16 +160,16 @@ final class Interpreter {
 
     func makeArray(_ elements: [ScriptValue], line: Int) throws(ScriptError) -> ScriptValue {
         try charge(64 + 16 * elements.count, line: line)
-        return .object(ScriptObject(.array(elements)))
+        return .object(track(ScriptObject(.array(elements))))
     }
 
     func makeObject(line: Int) throws(ScriptError) -> ScriptObject {
         try charge(64, line: line)
-        return ScriptObject()
+        return track(ScriptObject())
     }
 
     func makeError(_ error: ScriptError) -> ScriptValue {
-        let o = ScriptObject(.error)
+        let o = track(ScriptObject(.error))
         o.set("name", .string(error.kind.rawValue))
         o.set("message", .string(error.message))
         return .object(o)

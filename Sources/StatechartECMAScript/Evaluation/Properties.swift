@@ -64,7 +64,7 @@ extension Interpreter {
 
     private func method(_ table: [String: BuiltinMethod], _ name: String, receiver: ScriptValue) -> ScriptValue {
         guard let body = table[name] ?? objectMethods[name] else { return .undefined }
-        return .object(ScriptObject(.function(.boundNative(name: name, receiver: receiver, body))))
+        return .object(track(ScriptObject(.function(.boundNative(name: name, receiver: receiver, body)))))
     }
 
     func setProperty(of value: ScriptValue, key: ScriptValue, _ newValue: ScriptValue, line: Int) throws(ScriptError) {

@@ -18,7 +18,7 @@ extension Interpreter {
         for s in statements {
             if case .function(let f) = s, let name = f.name {
                 try charge(64, line: f.line)
-                scope.declare(name, .object(ScriptObject(.function(.script(f, scope)))))
+                scope.declare(name, .object(track(ScriptObject(.function(.script(f, scope))))))
             }
         }
         for s in statements {

@@ -17,7 +17,7 @@ extension Interpreter {
         case .boolean(let b): return .boolean(b)
         case .number(let n): return .number(n)
         case .string(let s): return .string(s)
-        case .xml(let x): return .object(ScriptObject(.xml(x)))
+        case .xml(let x): return .object(track(ScriptObject(.xml(x))))
         case .array(let a):
             var values: [ScriptValue] = []
             values.reserveCapacity(a.count)

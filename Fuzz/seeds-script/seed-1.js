@@ -1,0 +1,1 @@
+Var1 == 1 && typeof Var2 === 'undefined'

@@ -1,0 +1,1 @@
+function F(x) { this.x = x } var o = new F(2); data.x = o.x + Math.max(1, 2) ** 2

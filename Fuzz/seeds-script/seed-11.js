@@ -1,0 +1,1 @@
+switch (data.name) { case 'x': data.hit = true; break; default: data.hit = false }

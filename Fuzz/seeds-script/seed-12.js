@@ -1,0 +1,1 @@
+eval('1 + 2 * 3') + parseInt('42px') + parseFloat('1.5e1') + Number('0x10')

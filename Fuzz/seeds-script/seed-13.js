@@ -1,0 +1,1 @@
+let a = [3, 1, 2]; a.sort((x, y) => x - y); const b = a.indexOf(2); data.b = b

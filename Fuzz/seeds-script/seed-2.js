@@ -1,0 +1,1 @@
+(function(str, starts){if (starts === '') return true;if (str == null || starts == null) return false; str = String(str); starts = String(starts);return str.length >= starts.length && str.slice(0, starts.length) === starts;})('s0.a', 's0.')

@@ -1,0 +1,1 @@
+[].concat(data.list, [4]).map(x => x * 2).filter(function (x) { return x > 2 }).join('-')

@@ -1,0 +1,1 @@
+var s = 0; for (var i = 0; i < 10; i++) { if (i % 2) continue; s += i } data.sum = s

@@ -1,0 +1,1 @@
+JSON.stringify({a: [1, 'x', null], b: {c: true}}, null, 2)

@@ -1,0 +1,1 @@
+JSON.parse('{"x": [1, 2.5e3, "\u0041", false, null]}')

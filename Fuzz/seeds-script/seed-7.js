@@ -1,0 +1,1 @@
+'abc'.substr(1, 2) + 'hello'.slice(-3) + 'a-b'.split('-').length + 'x'.padStart(3, '0')

@@ -1,0 +1,1 @@
+In('s1') ? _sessionid : data.nested.a.b

@@ -1,0 +1,1 @@
+try { null.x } catch (e) { data.error = e.name } finally { data.done = 1 }
