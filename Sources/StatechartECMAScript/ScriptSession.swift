@@ -80,6 +80,12 @@ public final class ScriptSession {
         interpreter = Interpreter(limits: limits)
     }
 
+    private init(interpreter: Interpreter) { self.interpreter = interpreter }
+
+    /// An independent session holding a deep copy of this one's variables and objects (aliasing
+    /// and closures kept). Host functions are not copied: define them again on the copy.
+    public func copy() -> ScriptSession { ScriptSession(interpreter: interpreter.copy()) }
+
     /// The session's budgets.
     public var limits: ScriptLimits { interpreter.limits }
 

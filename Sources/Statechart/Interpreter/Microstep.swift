@@ -229,6 +229,27 @@ extension ChartInstance {
         if isTracing { trace.append(.raised(chart.name(of: event))) }
     }
 
+    /// Runs one closure of a block with the scope; `false` when it threw (the error is raised as
+    /// `error.execution` and the rest of the block is skipped, rule R14).
+    @inlinable @inline(__always)
+    mutating func runClosure(
+        _ label: @autoclosure () -> String, named: Bool, state: Int32,
+        _ body: (inout ActionScope<Event, Context>) throws -> Void
+    ) -> Bool {
+        scope.currentState = ChartStateID(state)
+        if isTracing { trace.append(.action(label())) }
+        do {
+            try body(&scope)
+            applyEffects()
+            return true
+        } catch {
+            applyEffects()
+            let owner = state == 0 ? chart.name : chart.ids[Int(state)]
+            fail("action \(named ? "'\(label())' " : "")of '\(owner)' threw \(error)")
+            return false
+        }
+    }
+
     /// Runs one block of executable content. When an action throws, the rest of the block is
     /// skipped and `error.execution` is raised (rule R14); other blocks still run.
     @inlinable
@@ -250,17 +271,11 @@ extension ChartInstance {
             case .cancelTimer(let key):
                 cancelSend(id: "timer." + key)
             case .run(let name, let body):
-                scope.currentState = ChartStateID(state)
-                if isTracing { trace.append(.action(name ?? "action")) }
-                do {
-                    try body(&scope)
-                    applyEffects()
-                } catch {
-                    applyEffects()
-                    let owner = state == 0 ? chart.name : chart.ids[Int(state)]
-                    fail("action \(name.map { "'\($0)' " } ?? "")of '\(owner)' threw \(error)")
-                    return
-                }
+                guard runClosure(name ?? "action", named: name != nil, state: state, { try body(&$0) }) else { return }
+            case .content(let source, let body):
+                let environment = environment(event: scope.currentEvent)
+                guard runClosure(Action<Event, Context>.contentLabel(source), named: true, state: state, { try body(&$0, environment) })
+                else { return }
             }
         }
     }

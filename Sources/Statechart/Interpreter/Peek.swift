@@ -25,6 +25,19 @@ extension ChartInstance {
         case .all(let gs): return gs.allSatisfy { peekGuard($0, event: event) }
         case .any(let gs): return gs.contains { peekGuard($0, event: event) }
         case .predicate(let p): return (try? p(scope.context, event)) ?? false
+        case .expression(_, let evaluate):
+            // A copy of the context: whatever the evaluation does stays in it (rule R81).
+            var context = scope.context
+            return (try? evaluate(&context, environment(event: event))) ?? false
         }
+    }
+
+    /// The environment an expression sees now (rule R81).
+    @usableFromInline
+    func environment(event: ChartEvent<Event>?) -> ChartEnvironment<Event> {
+        ChartEnvironment(
+            event: event, now: scope.machineTime,
+            activeStates: ActiveStateSet(bits: configuration.bits, indexByID: chart.indexByID),
+            names: EventNames(ids: chart.ids, eventName: chart.eventName))
     }
 }

@@ -114,6 +114,13 @@ extension ChartInstance {
                 fail("guard of \(describeTransition(transition)) threw \(error)")
                 return false
             }
+        case .expression(_, let evaluate):
+            do {
+                return try evaluate(&scope.context, environment(event: event))
+            } catch {
+                fail("condition of \(describeTransition(transition)) failed: \(error)")
+                return false
+            }
         }
     }
 

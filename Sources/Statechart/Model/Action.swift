@@ -16,6 +16,11 @@ public enum Action<Event: Hashable & Sendable, Context>: Sendable {
     /// Runs a closure with access to the extended state and the event queues. The name labels
     /// the action in traces and diagrams.
     case run(String?, @Sendable (inout ActionScope<Event, Context>) throws -> Void)
+    /// Runs a block of a datamodel's executable content (SCXML `<assign>`, `<if>`, `<script>`…):
+    /// `source` is its text as written (markup, for SCXML), kept for export and traces; the closure
+    /// also sees what the machine looks like (``ChartEnvironment``: the event, the active states,
+    /// the time), as `In()` needs (rule R81).
+    case content(String, @Sendable (inout ActionScope<Event, Context>, ChartEnvironment<Event>) throws -> Void)
     /// Starts (or restarts) the timer with this key: `timer.<key>` reaches the external queue
     /// after `delay`, unless ``cancelTimer(_:)`` runs first. Delayed transitions (``After``) are
     /// made of these.
@@ -31,9 +36,19 @@ public enum Action<Event: Hashable & Sendable, Context>: Sendable {
         case .cancel(let id): return "cancel \(id)"
         case .log(let label, _): return "log \(label)"
         case .run(let name, _): return name ?? "action"
+        case .content(let source, _): return Self.contentLabel(source)
         case .startTimer(let key, let delay): return "start timer \(key) (\(delay))"
         case .cancelTimer(let key): return "cancel timer \(key)"
         }
+    }
+}
+
+extension Action {
+    /// The first line of a content block's source, shortened: a trace label.
+    @usableFromInline static func contentLabel(_ source: String) -> String {
+        let line = source.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
+        let trimmed = line.trimmingPrefix(while: { $0 == " " || $0 == "\t" })
+        return trimmed.count > 60 ? String(trimmed.prefix(57)) + "..." : String(trimmed)
     }
 }
 

@@ -30,6 +30,8 @@ public indirect enum ChartGuardInfo: Hashable, Sendable {
     case any([ChartGuardInfo])
     /// A Swift predicate over the extended state and the event: not expressible in SCXML's null datamodel.
     case predicate
+    /// A condition in the chart's expression language, with its source text (``Guard/expression(_:_:)``).
+    case expression(String)
 }
 
 /// One piece of executable content, described without its closures.
@@ -44,6 +46,8 @@ public enum ChartActionInfo: Hashable, Sendable {
     case log(label: String, message: String?)
     /// Runs a Swift closure, with its optional name.
     case run(String?)
+    /// A block of a datamodel's executable content, with its source text (``Action/content(_:_:)``).
+    case content(String)
 }
 
 /// A read-only description of one compiled transition.
@@ -122,6 +126,7 @@ extension Chart {
         case .all(let gs): return .all(gs.map(guardInfo))
         case .any(let gs): return .any(gs.map(guardInfo))
         case .predicate: return .predicate
+        case .expression(let source, _): return .expression(source)
         }
     }
 
@@ -132,6 +137,7 @@ extension Chart {
         case .cancel(let id): return .cancel(id: id)
         case .log(let label, let message): return .log(label: label, message: message)
         case .run(let name, _): return .run(name)
+        case .content(let source, _): return .content(source)
         case .startTimer(let key, let delay): return .send("timer." + key, delay: delay, id: "timer." + key)
         case .cancelTimer(let key): return .cancel(id: "timer." + key)
         }

@@ -155,12 +155,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// The name of an event for SCXML matching and traces: `done.state.<id>` for done events,
     /// `error.execution` for errors.
     @inlinable public func name(of event: ChartEvent<Event>) -> String {
-        switch event {
-        case .event(let e): return eventName(e)
-        case .done(let s): return "done.state." + ids[Int(s.index)]
-        case .error(let e): return e.name
-        case .timer(let key): return "timer." + key
-        }
+        EventNames(ids: ids, eventName: eventName).name(of: event)
     }
 
     @inlinable func isDescendant(_ a: Int32, of b: Int32) -> Bool {

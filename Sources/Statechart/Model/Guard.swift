@@ -14,6 +14,14 @@ public indirect enum Guard<Event: Hashable & Sendable, Context>: Sendable {
     case any([Guard])
     /// A predicate over the extended state and the event being processed (`nil` for eventless transitions).
     case predicate(@Sendable (Context, ChartEvent<Event>?) throws -> Bool)
+    /// A condition written in an expression language (a datamodel's `cond`): `source` is its text,
+    /// kept for export and diagnostics; the closure evaluates it with the extended state and what
+    /// the machine looks like (``ChartEnvironment``: the event, the active states, the time).
+    ///
+    /// The context is `inout` so that a datamodel that evaluates in place (a script session)
+    /// can own its storage; a query that must change nothing (``ChartInstance/canHandle(_:)``)
+    /// hands it a copy (rule R81).
+    case expression(String, @Sendable (inout Context, ChartEnvironment<Event>) throws -> Bool)
 }
 
 /// A guard with state ids resolved to indices.
@@ -24,4 +32,5 @@ indirect enum CompiledGuard<Event: Hashable & Sendable, Context>: Sendable {
     case all([CompiledGuard])
     case any([CompiledGuard])
     case predicate(@Sendable (Context, ChartEvent<Event>?) throws -> Bool)
+    case expression(String, @Sendable (inout Context, ChartEnvironment<Event>) throws -> Bool)
 }

@@ -7,7 +7,7 @@ final class Scope {
     }
 
     private(set) var bindings: [String: Binding] = [:]
-    private(set) var parent: Scope?
+    var parent: Scope?
     /// Whether `var` declarations land here (a function's scope or the global one).
     let holdsVars: Bool
     /// `this` inside a function's scope.

@@ -180,6 +180,7 @@ struct DiagramChart {
                 switch g {
                 case .inState(let s): out += "In(" + ids[Int(s.index)] + ")"
                 case .predicate: out += "guard"
+                case .expression(let source): out += source
                 case .not(let inner):
                     out += "!"
                     stack.append(.guardInfo(inner, parenthesized: true))
@@ -212,6 +213,7 @@ struct DiagramChart {
         case .cancel(let id): return "cancel " + id
         case .log(let label, _): return "log " + label
         case .run(let name): return name ?? "action"
+        case .content(let source): return source.split(separator: "\n").first.map(String.init) ?? ""
         }
     }
 }

@@ -289,6 +289,9 @@ private struct Writer<Event: Hashable & Sendable, Context> {
             simple("cancel", [("sendid", id)])
         case .log(let label, let message):
             simple("log", [("label", message.map { "\(label): \($0)" } ?? label)])
+        case .content(let source):
+            // The datamodel's markup as the loader wrote it back (SCXMLContentWriter), one element per line.
+            for text in source.split(separator: "\n") { line(String(text), depth: depth) }
         case .run(let name):
             comment("Swift action\(name.map { " '\($0)'" } ?? ""): not exported", depth: depth)
         }

@@ -28,6 +28,9 @@ enum SCXMLGuardWriter {
                     results.append(id.contains("'") ? "In(\"\(id)\")" : "In('\(id)')")
                 case .predicate:
                     results.append("_predicate()")
+                case .expression(let source):
+                    // The text as written; parenthesized when it is combined with others.
+                    results.append(minimum > 0 ? "(" + source + ")" : source)
                 case .all([]):
                     results.append("true")
                 case .any([]):

@@ -1,0 +1,149 @@
+import Statechart
+
+/// The values of a chart whose expressions are ECMAScript, as a value: copies are independent.
+///
+/// A machine keeps its datamodel in its context, and the context is copied — into a snapshot,
+/// into an undo log, into the copy a speculative ``ChartInstance/canHandle(_:)`` evaluates guards
+/// on (rule R81). A script session is a heap of shared objects, so the model is copy-on-write: an
+/// evaluation on a model whose session is shared first copies the whole session
+/// (`Interpreter.copy`), keeping aliasing and closures. Reading plain values
+/// (``value(of:)``, ``variables()``) never changes the session.
+///
+/// ```swift
+/// var model = ECMAScriptDataModel()
+/// try model.declare("count", 0)
+/// var copy = model
+/// try copy.run(ScriptProgram("count = count + 1"), in: environment)
+/// try model.value(of: "count")   // 0: the copy has its own session
+/// ```
+///
+/// `In(id)` is defined in every session and answers from the environment of the evaluation.
+public struct ECMAScriptDataModel: @unchecked Sendable {
+    // Unchecked: the storage is a class, but a session is only touched through a uniquely
+    // referenced storage (``session()``) or read without mutation; a shared one is copied first.
+    private var storage: Storage
+
+    /// An empty model with these budgets.
+    public init(limits: ScriptLimits = ScriptLimits()) {
+        storage = Storage(session: ScriptSession(limits: limits))
+    }
+
+    /// A model holding these variables (a restored snapshot).
+    public init(restoring variables: [String: DataValue], limits: ScriptLimits = ScriptLimits()) throws(ScriptError) {
+        self.init(limits: limits)
+        for name in variables.keys.sorted() { try declare(name, variables[name] ?? .undefined) }
+    }
+
+    /// The session, copied first when another model shares it.
+    private mutating func session() -> ScriptSession {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage.session
+    }
+
+    /// The session for an evaluation in `environment`.
+    private mutating func session<Event>(in environment: ChartEnvironment<Event>) -> ScriptSession {
+        let s = session()
+        storage.activeStates = environment.activeStates
+        return s
+    }
+
+    // MARK: - Variables
+
+    /// Declares (or redeclares) a variable; a read-only one (`_sessionid`, `_event`) cannot be
+    /// assigned by scripts.
+    public mutating func declare(_ name: String, _ value: DataValue, readOnly: Bool = false) throws(ScriptError) {
+        try session().declare(name, value, readOnly: readOnly)
+    }
+
+    /// Whether a variable of this name is declared.
+    public func isDeclared(_ name: String) -> Bool { storage.session.isDeclared(name) }
+
+    /// A variable's value as plain data, or `nil` when it is not declared.
+    public func value(of name: String) throws(ScriptError) -> DataValue? { try storage.session.value(of: name) }
+
+    /// Every variable that holds plain data (functions are left out): what a snapshot keeps.
+    public func variables() throws(ScriptError) -> [String: DataValue] { try storage.session.variables() }
+
+    /// Binds `_event` (read-only) for the evaluations that follow, unless it already holds this value.
+    public mutating func bindEvent(_ event: DataValue) throws(ScriptError) {
+        if storage.boundEvent == event { return }
+        try session().declare("_event", event, readOnly: true)
+        storage.boundEvent = event
+    }
+
+    // MARK: - Evaluation
+
+    /// Evaluates an expression to plain data.
+    public mutating func evaluate<Event>(_ expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> DataValue {
+        try session(in: environment).evaluate(expression)
+    }
+
+    /// Evaluates a condition (ECMAScript's ToBoolean of its value).
+    public mutating func evaluateCondition<Event>(_ expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> Bool {
+        try session(in: environment).evaluateCondition(expression)
+    }
+
+    /// Evaluates an expression to a string (ToString), as `<log expr>` and `eventexpr` need.
+    public mutating func evaluateString<Event>(_ expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> String {
+        try session(in: environment).evaluateString(expression)
+    }
+
+    /// Assigns the value of an expression to a location (`<assign location expr>`).
+    public mutating func assign<Event>(_ location: ScriptExpression, from expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) {
+        try session(in: environment).assign(location, from: expression)
+    }
+
+    /// Assigns a plain value to a location (`<assign>` with inline content, `<foreach>`'s item).
+    public mutating func assign(_ location: ScriptExpression, _ value: DataValue) throws(ScriptError) {
+        try session().assign(location, value)
+    }
+
+    /// Runs a script in the global scope (`<script>`).
+    public mutating func run<Event>(_ program: ScriptProgram, in environment: ChartEnvironment<Event>) throws(ScriptError) {
+        try session(in: environment).run(program)
+    }
+
+    /// The elements of an array, as `<foreach>` iterates them (a shallow copy taken before the loop).
+    public mutating func elements<Event>(of expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> [DataValue] {
+        try session(in: environment).elements(of: expression)
+    }
+}
+
+extension ECMAScriptDataModel: Hashable {
+    /// Models are equal when their plain variables are (functions are not compared).
+    public static func == (a: Self, b: Self) -> Bool {
+        a.storage === b.storage || (try? a.variables()) == (try? b.variables())
+    }
+
+    /// Hashes the plain variables.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(try? variables())
+    }
+}
+
+extension ECMAScriptDataModel {
+    final class Storage {
+        let session: ScriptSession
+        /// The active states of the evaluation that is running, for `In()`.
+        var activeStates: ActiveStateSet?
+        /// The value `_event` holds.
+        var boundEvent: DataValue?
+
+        init(session: ScriptSession) {
+            self.session = session
+            session.defineFunction("In") { [unowned self] (arguments) throws(ScriptError) in
+                guard case .string(let id)? = arguments.first else {
+                    throw ScriptError(.type, "In() takes the id of a state, as a string")
+                }
+                return .boolean(self.activeStates?.contains(id) ?? false)
+            }
+        }
+
+        func copy() -> Storage {
+            let new = Storage(session: session.copy())
+            new.activeStates = activeStates
+            new.boundEvent = boundEvent
+            return new
+        }
+    }
+}
