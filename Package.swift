@@ -26,7 +26,7 @@ let package = Package(
         // interpreter, Foundation-free, with budgets (issue 14 §2). The core never depends on it.
         .target(name: "StatechartECMAScript", dependencies: ["Statechart"]),
         // SCXML import/export and the conformance scenario runner. Uses FoundationXML.
-        .target(name: "StatechartInterchange", dependencies: ["Statechart"]),
+        .target(name: "StatechartInterchange", dependencies: ["Statechart", "StatechartECMAScript"]),
         // Test helpers for users' charts: the exhaustive TestStore and scenario checks (issue 7 §7).
         // Depends on Swift Testing (from the toolchain); may use Foundation's JSON decoding.
         .target(name: "StatechartTesting", dependencies: ["Statechart"]),

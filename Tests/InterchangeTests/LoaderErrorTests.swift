@@ -7,23 +7,19 @@ import Testing
 @Suite("SCXML loader errors")
 struct LoaderErrorTests {
     @Test(
-        "every unsupported SCXML element is refused by name and line",
-        arguments: [
-            "datamodel", "data", "assign", "script", "if", "elseif", "else", "foreach", "param", "content",
-            "donedata", "invoke", "finalize",
-        ])
+        "every element that needs a data model (or invokes) is refused under the null one, by name and line",
+        arguments: ["datamodel", "data", "assign", "script", "foreach", "param", "content", "donedata", "invoke", "finalize"])
     func unsupportedElement(_ name: String) throws {
         let xml = document("<state id=\"s\">\n  <\(name)/>\n</state>")
-        let reason = try #require(SCXMLSchema.unsupportedElements[name])
+        let reason = try #require(SCXMLSchema.unsupportedElements[name] ?? SCXMLSchema.nullDataModelRefusals[name])
         #expect(loadError(xml) == .unsupportedElement(name, line: 3, reason: reason))
         #expect(loadError(xml)?.description.contains("<\(name)> at line 3 is unsupported") == true)
     }
 
-    @Test func unsupportedElementInsideExecutableContent() {
+    @Test func nullDataModelConditionsInIfAreInOnly() {
         let xml = document(
-            "<state id=\"s\">\n  <onentry>\n    <if cond=\"true\"><raise event=\"e\"/></if>\n  </onentry>\n</state>")
-        #expect(loadError(xml)?.element == "if")
-        #expect(loadError(xml)?.line == 4)
+            "<state id=\"s\">\n  <onentry>\n    <if cond=\"x &gt; 1\"><raise event=\"e\"/></if>\n  </onentry>\n</state>")
+        #expect(loadError(xml) == .unsupportedExpression("x > 1", attribute: "cond", element: "if", line: 4))
     }
 
     @Test func unknownElementInTheSCXMLNamespace() {

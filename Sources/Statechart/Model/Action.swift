@@ -114,6 +114,13 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
         effects.append(.send(event, delay: delay, id: id))
     }
 
+    /// Raises `error.execution` with this message on the internal queue, without stopping the
+    /// action: for content whose parts fail independently (SCXML binds each `<data>` even when
+    /// another one fails). Throwing from the action raises it too, and skips the rest of the block.
+    public mutating func raiseExecutionError(_ message: String) {
+        effects.append(.raise(.error(ExecutionErrorEvent(message: message))))
+    }
+
     /// Cancels pending delayed sends with this id.
     public mutating func cancel(sendID id: String) { effects.append(.cancel(id)) }
 

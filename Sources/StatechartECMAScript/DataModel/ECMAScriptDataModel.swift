@@ -21,11 +21,13 @@ import Statechart
 public struct ECMAScriptDataModel: @unchecked Sendable {
     // Unchecked: the storage is a class, but a session is only touched through a uniquely
     // referenced storage (``session()``) or read without mutation; a shared one is copied first.
-    private var storage: Storage
+    // Created on first use: a chart without data never pays for a session.
+    private var storage: Storage?
+    private let limits: ScriptLimits
 
     /// An empty model with these budgets.
     public init(limits: ScriptLimits = ScriptLimits()) {
-        storage = Storage(session: ScriptSession(limits: limits))
+        self.limits = limits
     }
 
     /// A model holding these variables (a restored snapshot).
@@ -35,16 +37,25 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
     }
 
     /// The session, copied first when another model shares it.
-    private mutating func session() -> ScriptSession {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage.session
+    private mutating func uniqueStorage() -> Storage {
+        guard let current = storage else {
+            let new = Storage(session: ScriptSession(limits: limits))
+            storage = new
+            return new
+        }
+        if isKnownUniquelyReferenced(&storage) { return current }
+        let copy = current.copy()
+        storage = copy
+        return copy
     }
+
+    private mutating func session() -> ScriptSession { uniqueStorage().session }
 
     /// The session for an evaluation in `environment`.
     private mutating func session<Event>(in environment: ChartEnvironment<Event>) -> ScriptSession {
-        let s = session()
-        storage.activeStates = environment.activeStates
-        return s
+        let s = uniqueStorage()
+        s.activeStates = environment.activeStates
+        return s.session
     }
 
     // MARK: - Variables
@@ -56,19 +67,20 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
     }
 
     /// Whether a variable of this name is declared.
-    public func isDeclared(_ name: String) -> Bool { storage.session.isDeclared(name) }
+    public func isDeclared(_ name: String) -> Bool { storage?.session.isDeclared(name) ?? false }
 
     /// A variable's value as plain data, or `nil` when it is not declared.
-    public func value(of name: String) throws(ScriptError) -> DataValue? { try storage.session.value(of: name) }
+    public func value(of name: String) throws(ScriptError) -> DataValue? { try storage?.session.value(of: name) }
 
     /// Every variable that holds plain data (functions are left out): what a snapshot keeps.
-    public func variables() throws(ScriptError) -> [String: DataValue] { try storage.session.variables() }
+    public func variables() throws(ScriptError) -> [String: DataValue] { try storage?.session.variables() ?? [:] }
 
     /// Binds `_event` (read-only) for the evaluations that follow, unless it already holds this value.
     public mutating func bindEvent(_ event: DataValue) throws(ScriptError) {
-        if storage.boundEvent == event { return }
-        try session().declare("_event", event, readOnly: true)
-        storage.boundEvent = event
+        let s = uniqueStorage()
+        if s.boundEvent == event { return }
+        try s.session.declare("_event", event, readOnly: true)
+        s.boundEvent = event
     }
 
     // MARK: - Evaluation

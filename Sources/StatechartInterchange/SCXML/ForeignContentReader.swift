@@ -332,6 +332,11 @@ extension SCXMLBuilder {
                 paths[index] = stateID(e.parent).map { .onExit(state: $0, index: position(index)) }
             case .action:
                 paths[index] = paths[e.parent].map { .action(in: $0, index: siblingIndex[index]) }
+            case .other:
+                // Executable content of a data model chart, directly in a block; data elements have no path.
+                if SCXMLSchema.executableContent.contains(e.name), ["onentry", "onexit", "transition"].contains(elements[e.parent].name) {
+                    paths[index] = paths[e.parent].map { .action(in: $0, index: siblingIndex[index]) }
+                }
             }
         }
         return paths

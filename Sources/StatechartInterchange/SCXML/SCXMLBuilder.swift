@@ -1,4 +1,5 @@
 import Statechart
+import StatechartECMAScript
 
 /// Turns an ``XMLTree`` into a ``ChartDefinition``.
 ///
@@ -13,17 +14,23 @@ struct SCXMLBuilder {
     enum Item {
         case root(name: String?, initial: [String])
         case state(kind: StateKind, id: String, initial: [String]?)
-        case transition(events: [String]?, cond: SCXMLCondition?, targets: [String], kind: TransitionKind)
+        case transition(events: [String]?, cond: Guard<String, SCXMLContext>?, targets: [String], kind: TransitionKind)
         case initial
         case onEntry
         case onExit
         case action(Action<String, SCXMLContext>)
+        /// Data elements and content the step compiler reads (``SCXMLStepCompiler``).
+        case other
     }
 
     let tree: XMLTree
     var items: [Item] = []
     var usedIDs: Set<String> = []
     var stateOrdinal = 0
+    /// The document's data model (its root's `datamodel`).
+    var dataModel = SCXMLDataModelKind.null
+    /// Executable content compiled to steps (data model charts, and `<if>` under the null one).
+    var compiler: SCXMLStepCompiler?
 
     init(tree: XMLTree) { self.tree = tree }
 
@@ -36,14 +43,30 @@ struct SCXMLBuilder {
         items.reserveCapacity(elements.count)
         for i in elements.indices { items.append(try check(i)) }
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
-        var definition = Definition(name: name ?? defaultName, initial: initial, eventName: { $0 })
+        if dataModel == .ecmascript || elements.contains(where: { $0.name == "if" }) {
+            var c = SCXMLStepCompiler(tree: tree, dataModel: dataModel, limits: ScriptLimits())
+            try c.compileAll()
+            compiler = c
+        }
+        let chartName = name ?? defaultName
+        var definition = Definition(name: chartName, initial: initial, eventName: { $0 })
         var nodes = Array(repeating: definition.root, count: elements.count)
+        var data = SCXMLDataBuilder(tree: tree, items: items)
+        if dataModel == .ecmascript {
+            try data.collect()
+            let first = elements[0].children.first { SCXMLSchema.stateElements.contains(elements[$0].name) }
+            let targets = initial.isEmpty ? first.flatMap { stateID(at: $0) }.map { [$0] } ?? [] : initial
+            definition.setInitial(targets, actions: data.startActions(chartName: chartName, compiler: compiler), of: definition.root)
+        }
         for i in elements.indices.dropFirst() {
             let e = elements[i]
             switch items[i] {
             case .state(let kind, let id, let initial):
                 nodes[i] = definition.addState(
                     id, kind: kind, in: nodes[e.parent], initial: initial, location: e.location)
+                if let lateBinding = data.lateBindingAction(for: i, stateID: id) {
+                    definition.addOnEntry([lateBinding], to: nodes[i])
+                }
             case .transition(let events, let cond, let targets, let kind):
                 let actions = actions(in: e)
                 if case .initial = items[e.parent] {
@@ -51,7 +74,7 @@ struct SCXMLBuilder {
                 } else {
                     definition.addTransition(
                         TransitionDefinition(
-                            on: events.map { .names($0) }, guard: cond?.guardCondition, to: targets, kind: kind,
+                            on: events.map { .names($0) }, guard: cond, to: targets, kind: kind,
                             actions: actions, location: e.location),
                         from: nodes[e.parent])
                 }
@@ -59,7 +82,7 @@ struct SCXMLBuilder {
                 definition.addOnEntry(actions(in: e), to: nodes[e.parent])
             case .onExit:
                 definition.addOnExit(actions(in: e), to: nodes[e.parent])
-            case .root, .initial, .action:
+            case .root, .initial, .action, .other:
                 break
             }
         }
@@ -67,10 +90,21 @@ struct SCXMLBuilder {
     }
 
     private func actions(in element: XMLElementNode) -> [Action<String, SCXMLContext>] {
-        element.children.compactMap {
+        let index = element.children.first.map { tree.elements[$0].parent } ?? -1
+        if let compiler, index >= 0, dataModel == .ecmascript || compiler.needsSteps(index) {
+            // One block of content: its steps run together, and a failure skips the rest (R14).
+            return [SCXMLDataBuilder.content(compiler.steps(in: index), markup: SCXMLMarkup.children(of: index, in: tree))]
+        }
+        return element.children.compactMap {
             if case .action(let a) = items[$0] { return a }
             return nil
         }
+    }
+
+    /// The id of the state element at `index` (given or generated), once checked.
+    private func stateID(at index: Int) -> String? {
+        if case .state(_, let id, _) = items[index] { return id }
+        return nil
     }
 
     // MARK: - Checks
@@ -82,6 +116,9 @@ struct SCXMLBuilder {
             if let reason = SCXMLSchema.unsupportedElements[e.name] {
                 throw .unsupportedElement(e.name, line: line, reason: reason)
             }
+            if dataModel == .null, let reason = SCXMLSchema.nullDataModelRefusals[e.name] {
+                throw .unsupportedElement(e.name, line: line, reason: reason)
+            }
             guard SCXMLSchema.allowedAttributes[e.name] != nil else { throw .unknownElement(e.name, line: line) }
             let parent = tree.elements[e.parent].name
             guard SCXMLSchema.allowedChildren[parent]?.contains(e.name) == true else {
@@ -89,7 +126,7 @@ struct SCXMLBuilder {
             }
         }
         let allowed = SCXMLSchema.allowedAttributes[e.name] ?? []
-        for key in e.attributes.keys.sorted() where !allowed.contains(key) {
+        for key in e.attributes.keys.sorted() where !allowed.contains(key) || (dataModel == .null && SCXMLSchema.expressionAttributes.contains(key)) {
             if SCXMLSchema.expressionAttributes.contains(key) {
                 throw .unsupportedExpression(e.attributes[key] ?? "", attribute: key, element: e.name, line: line)
             }
@@ -104,6 +141,11 @@ struct SCXMLBuilder {
             if let v = e.attributes["binding"], v != "early" && v != "late" {
                 throw attributes.invalid("binding", v, "expected 'early' or 'late'")
             }
+            switch e.attributes["datamodel"] {
+            case nil, "null"?: dataModel = .null
+            case "ecmascript"?: dataModel = .ecmascript
+            case let v?: throw attributes.invalid("datamodel", v, "supported data models: 'null' and 'ecmascript'")
+            }
             return .root(name: e.attributes["name"], initial: try attributes.tokens("initial") ?? [])
         case "state", "parallel", "final", "history":
             return try checkState(e, attributes: attributes)
@@ -116,8 +158,12 @@ struct SCXMLBuilder {
             return .onEntry
         case "onexit":
             return .onExit
-        default:
+        case "raise", "send", "cancel", "log":
+            // Under a data model, the step compiler checks them (expressions are its business).
+            if dataModel == .ecmascript { return .other }
             return .action(try SCXMLExecutableContent.action(e, attributes: attributes))
+        default:
+            return .other
         }
     }
 
@@ -177,12 +223,16 @@ struct SCXMLBuilder {
                 "event", token,
                 "'\(token)' is not an event descriptor: dot-separated names, optionally ending in '.*' or '.', or '*'")
         }
-        var cond: SCXMLCondition?
+        var cond: Guard<String, SCXMLContext>?
         if let text = e.attributes["cond"] {
-            guard let parsed = SCXMLCondition.parse(text) else {
-                throw .unsupportedExpression(text, attribute: "cond", element: e.name, line: e.location.line)
+            if dataModel == .ecmascript {
+                cond = SCXMLDataBuilder.condition(ScriptExpression(text))
+            } else {
+                guard let parsed = SCXMLCondition.parse(text) else {
+                    throw .unsupportedExpression(text, attribute: "cond", element: e.name, line: e.location.line)
+                }
+                cond = parsed.guardCondition
             }
-            cond = parsed
         }
         let targets = try attributes.tokens("target") ?? []
         let kind: TransitionKind

@@ -1,29 +1,41 @@
 import Foundation
 import Statechart
+import StatechartECMAScript
 
-/// The extended state of a chart loaded from SCXML: empty, since the null data model has no data.
+/// The extended state of a chart loaded from SCXML: its data model's values (rule R82).
 public struct SCXMLContext: Hashable, Sendable {
-    /// Creates the (empty) context.
+    /// The chart's data (`datamodel="ecmascript"`): its `<data>` and the system variables. Empty,
+    /// and never allocated, under the null data model.
+    public var data = ECMAScriptDataModel()
+    /// The session's id (`_sessionid`), set when the machine starts.
+    public internal(set) var sessionID = ""
+    /// Counts the send ids made for `<send idlocation>`.
+    var sendCounter = 0
+    /// The states whose `<data>` has been bound (late binding binds on first entry).
+    var boundStates: Set<String> = []
+
+    /// Creates the context; the chart fills it when it starts.
     public init() {}
 }
 
-/// A chart loaded from SCXML: events are their names, and there is no extended state.
+/// A chart loaded from SCXML: events are their names, and the context holds its data.
 public typealias SCXMLChart = Chart<String, SCXMLContext>
 
-/// Loads SCXML documents (W3C SCXML 1.0, null data model) into charts.
+/// Loads SCXML documents (W3C SCXML 1.0, the null and the ECMAScript data models) into charts.
 ///
-/// Supported: `<scxml>` (`initial`, `name`, `version`, `datamodel` — any value, treated as the
-/// null data model —, `binding`), `<state>`, `<parallel>`, `<final>`, `<history type>`,
-/// `<initial>`, `<transition event cond target type>`, `<onentry>`, `<onexit>`, `<raise>`,
-/// `<send event target delay id type>`, `<cancel sendid>` and `<log label>`. `cond` accepts the
-/// null data model's `In('id')` combined with `!`/`not`, `&&`/`and`, `||`/`or`, parentheses,
-/// `true` and `false`. States without an `id` get `_<element><n>`, `n` counting state elements
-/// in document order.
+/// Supported: `<scxml>` (`initial`, `name`, `version`, `datamodel` — `null` or `ecmascript` —,
+/// `binding`), `<state>`, `<parallel>`, `<final>`, `<history type>`, `<initial>`,
+/// `<transition event cond target type>`, `<onentry>`, `<onexit>`, `<raise>`, `<send>`,
+/// `<cancel>`, `<log>` and `<if>`/`<elseif>`/`<else>`. Under the null data model `cond` accepts
+/// `In('id')` combined with `!`/`not`, `&&`/`and`, `||`/`or`, parentheses, `true` and `false`, and
+/// the data elements and expression attributes are refused. Under `datamodel="ecmascript"`,
+/// `<datamodel>`, `<data>`, `<assign>`, `<script>`, `<foreach>`, `<param>`, `<content>`,
+/// `<donedata>` and every expression attribute work as Docs/DataModel.md says (rule R82).
+/// States without an `id` get `_<element><n>`, `n` counting state elements in document order.
 ///
-/// Everything else in the SCXML namespace — data model elements, scripts, conditionals,
-/// `<invoke>`, expression attributes such as `eventexpr` or `expr` — is refused with an
-/// ``SCXMLError`` naming the element and its line, and so is malformed XML, a `<!DOCTYPE>` (no
-/// entity is ever declared or resolved), and a chart that does not compile (an unknown target…).
+/// `<invoke>` is refused with an ``SCXMLError`` naming the element and its line, and so is
+/// malformed XML, a `<!DOCTYPE>` (no entity is ever declared or resolved), and a chart that does
+/// not compile (an unknown target…).
 /// Elements and attributes of other namespaces (editor annotations) are ignored by `load`;
 /// `loadDocument` returns them beside the chart (``SCXMLForeignContent``) for a round trip.
 ///

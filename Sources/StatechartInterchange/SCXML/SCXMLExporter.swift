@@ -64,12 +64,17 @@ private struct Writer<Event: Hashable & Sendable, Context> {
     mutating func write() {
         let root = chart.root
         out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        var attributes = [("xmlns", "http://www.w3.org/2005/07/scxml"), ("version", "1.0"), ("datamodel", "null")]
+        let data = DataModelMarkup(chart: chart)
+        var attributes = [
+            ("xmlns", "http://www.w3.org/2005/07/scxml"), ("version", "1.0"),
+            ("datamodel", data.usesData ? "ecmascript" : "null"),
+        ]
+        if data.lateBinding { attributes.append(("binding", "late")) }
         attributes.append(("name", chart.name))
         var notes: [String] = []
         if let initial = chart.initialTransition(of: root) {
             if initial.targets != defaultInitial(of: root) { attributes.append(("initial", ids(initial.targets))) }
-            if !initial.actions.isEmpty { notes.append("the chart's initial actions are not exported") }
+            if !initial.actions.isEmpty && !data.usesData { notes.append("the chart's initial actions are not exported") }
         }
         let rootTransitions = chart.transitions(of: root)
         if !rootTransitions.isEmpty {
@@ -79,6 +84,13 @@ private struct Writer<Event: Hashable & Sendable, Context> {
         scope[""] = "http://www.w3.org/2005/07/scxml"
         _ = startElement("scxml", attributes, path: .root, depth: 0, hasContent: true)
         for note in notes { comment(note, depth: 1) }
+        // The data model: the <data> and <script> the loader made the chart's start actions.
+        if !data.rootData.isEmpty {
+            line("<datamodel>", depth: 1)
+            for markup in data.rootData { raw(markup, depth: 2) }
+            line("</datamodel>", depth: 1)
+        }
+        for markup in data.rootScripts { raw(markup, depth: 1) }
         var tasks: [Task] = chart.children(of: root).reversed().map { .open($0, depth: 1) }
         while let task = tasks.popLast() {
             switch task {
@@ -138,6 +150,13 @@ private struct Writer<Event: Hashable & Sendable, Context> {
         else { return nil }
         scope = inner
         for (i, block) in entry.enumerated() {
+            if let markup = DataModelMarkup.lateData(block) {
+                // Late binding: the state's own <datamodel>, bound on its first entry.
+                line("<datamodel>", depth: depth + 1)
+                raw(markup, depth: depth + 2)
+                line("</datamodel>", depth: depth + 1)
+                continue
+            }
             writeBlock("onentry", block, path: .onEntry(state: id, index: i), depth: depth + 1)
         }
         for (i, block) in exit.enumerated() {
@@ -291,7 +310,7 @@ private struct Writer<Event: Hashable & Sendable, Context> {
             simple("log", [("label", message.map { "\(label): \($0)" } ?? label)])
         case .content(let source):
             // The datamodel's markup as the loader wrote it back (SCXMLContentWriter), one element per line.
-            for text in source.split(separator: "\n") { line(String(text), depth: depth) }
+            raw(source, depth: depth)
         case .run(let name):
             comment("Swift action\(name.map { " '\($0)'" } ?? ""): not exported", depth: depth)
         }
@@ -304,6 +323,11 @@ private struct Writer<Event: Hashable & Sendable, Context> {
     }
 
     private func ids(_ states: [ChartStateID]) -> String { states.map { chart.id(of: $0) }.joined(separator: " ") }
+
+    /// Writes markup kept by the loader, line by line, indented to `depth`.
+    private mutating func raw(_ markup: String, depth: Int) {
+        for text in markup.split(separator: "\n") { line(String(text), depth: depth) }
+    }
 
     private mutating func line(_ text: String, depth: Int) {
         out += String(repeating: "  ", count: depth) + text + "\n"
@@ -320,5 +344,57 @@ private struct Writer<Event: Hashable & Sendable, Context> {
 
     private func attributeText(_ attributes: [(String, String)]) -> String {
         attributes.map { " \($0.0)=\"\(SCXMLText.escape($0.1))\"" }.joined()
+    }
+}
+
+/// What an export needs to know of a chart loaded with `datamodel="ecmascript"`: the loader keeps
+/// each `<data>` and top-level `<script>` as start actions, and a late-bound state's `<data>` as
+/// its first entry block, with their markup (SCXMLDataBuilder).
+private struct DataModelMarkup {
+    var usesData = false
+    var lateBinding = false
+    var rootData: [String] = []
+    var rootScripts: [String] = []
+
+    init<Event, Context>(chart: Chart<Event, Context>) {
+        var states = [chart.root]
+        var i = 0
+        while i < states.count {
+            let s = states[i]
+            i += 1
+            states.append(contentsOf: chart.children(of: s))
+            var blocks = chart.entryActions(of: s) + chart.exitActions(of: s)
+            var transitions = chart.transitions(of: s)
+            if let t = chart.initialTransition(of: s) { transitions.append(t) }
+            for t in transitions {
+                blocks.append(t.actions)
+                if let g = t.guardCondition, Self.hasExpression(g) { usesData = true }
+            }
+            if blocks.contains(where: { $0.contains { if case .content = $0 { true } else { false } } }) { usesData = true }
+            if chart.entryActions(of: s).contains(where: { Self.lateData($0) != nil }) { lateBinding = true }
+        }
+        guard usesData, let initial = chart.initialTransition(of: chart.root) else { return }
+        for case .content(let markup) in initial.actions {
+            if markup.hasPrefix("<data") { rootData.append(markup) } else if markup.hasPrefix("<script") { rootScripts.append(markup) }
+        }
+    }
+
+    /// The markup of a late-bound state's `<data>`, if this entry block is one.
+    static func lateData(_ block: [ChartActionInfo]) -> String? {
+        guard block.count == 1, case .content(let markup) = block[0], markup.hasPrefix("<data") else { return nil }
+        return markup
+    }
+
+    private static func hasExpression(_ g: ChartGuardInfo) -> Bool {
+        var stack = [g]
+        while let g = stack.popLast() {
+            switch g {
+            case .expression: return true
+            case .not(let x): stack.append(x)
+            case .all(let xs), .any(let xs): stack.append(contentsOf: xs)
+            case .inState, .predicate: break
+            }
+        }
+        return false
     }
 }

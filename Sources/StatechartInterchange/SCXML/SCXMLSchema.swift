@@ -1,30 +1,49 @@
 /// The part of the SCXML 1.0 schema this loader supports: which elements may appear where, and
 /// which attributes each takes. Everything else in the SCXML namespace is refused by name.
+///
+/// The data elements (`<datamodel>`, `<assign>`, `<script>`…) and the expression attributes
+/// (`expr`, `eventexpr`…) need `datamodel="ecmascript"`; under the null data model they are
+/// refused with the reason (``nullDataModelRefusals``). `<if>`, `<elseif>` and `<else>` work under
+/// both: the null data model's conditions are `In('id')` and its combinations.
 enum SCXMLSchema {
     /// The children each supported element may have.
     static let allowedChildren: [String: Set<String>] = [
-        "scxml": ["state", "parallel", "final"],
-        "state": ["onentry", "onexit", "transition", "initial", "state", "parallel", "final", "history"],
-        "parallel": ["onentry", "onexit", "transition", "state", "parallel", "history"],
-        "final": ["onentry", "onexit"],
+        "scxml": ["state", "parallel", "final", "datamodel", "script"],
+        "state": ["onentry", "onexit", "transition", "initial", "state", "parallel", "final", "history", "datamodel"],
+        "parallel": ["onentry", "onexit", "transition", "state", "parallel", "history", "datamodel"],
+        "final": ["onentry", "onexit", "donedata"],
         "history": ["transition"],
         "initial": ["transition"],
         "transition": executableContent,
         "onentry": executableContent,
         "onexit": executableContent,
+        "if": executableContent.union(["elseif", "else"]),
+        "elseif": [],
+        "else": [],
+        "foreach": executableContent,
         "raise": [],
-        "send": [],
+        "send": ["param", "content"],
         "cancel": [],
         "log": [],
+        "assign": [],
+        "script": [],
+        "datamodel": ["data"],
+        "data": [],
+        "param": [],
+        "content": [],
+        "donedata": ["param", "content"],
     ]
 
     /// The executable content this loader runs.
-    static let executableContent: Set<String> = ["raise", "send", "cancel", "log"]
+    static let executableContent: Set<String> = ["raise", "send", "cancel", "log", "assign", "script", "if", "foreach"]
 
     /// State-like elements: each becomes a node of the chart.
     static let stateElements: Set<String> = ["state", "parallel", "final", "history"]
 
-    /// The attributes each supported element may have (expression attributes excluded).
+    /// Elements whose text is kept (a script, a value written inline).
+    static let textElements: Set<String> = ["script", "data", "assign", "content"]
+
+    /// The attributes each supported element may have.
     static let allowedAttributes: [String: Set<String>] = [
         "scxml": ["initial", "name", "version", "datamodel", "binding"],
         "state": ["id", "initial"],
@@ -36,33 +55,45 @@ enum SCXMLSchema {
         "onentry": [],
         "onexit": [],
         "raise": ["event"],
-        "send": ["event", "target", "delay", "id", "type"],
-        "cancel": ["sendid"],
-        "log": ["label"],
+        "send": ["event", "eventexpr", "target", "targetexpr", "delay", "delayexpr", "id", "idlocation", "type", "typeexpr", "namelist"],
+        "cancel": ["sendid", "sendidexpr"],
+        "log": ["label", "expr"],
+        "if": ["cond"],
+        "elseif": ["cond"],
+        "else": [],
+        "foreach": ["array", "item", "index"],
+        "assign": ["location", "expr"],
+        "script": ["src"],
+        "datamodel": [],
+        "data": ["id", "expr", "src"],
+        "param": ["name", "expr", "location"],
+        "content": ["expr"],
+        "donedata": [],
     ]
 
     /// Attributes whose value is an expression (or a data model location) of a data model other
     /// than the null one.
     static let expressionAttributes: Set<String> = [
         "expr", "eventexpr", "targetexpr", "delayexpr", "typeexpr", "sendidexpr", "idlocation", "namelist",
-        "srcexpr", "location",
+        "srcexpr", "location", "array", "item", "index",
     ]
 
-    /// SCXML elements this loader refuses, with the reason.
+    /// SCXML elements this loader refuses whatever the data model, with the reason.
     static let unsupportedElements: [String: String] = [
-        "datamodel": "the null data model has no data",
-        "data": "the null data model has no data",
-        "assign": "the null data model has no data to assign",
-        "script": "the null data model has no scripts",
-        "if": "conditional content needs a data model",
-        "elseif": "conditional content needs a data model",
-        "else": "conditional content needs a data model",
-        "foreach": "iteration needs a data model",
-        "param": "event data needs a data model",
-        "content": "event data needs a data model",
-        "donedata": "event data needs a data model",
         "invoke": "invoking external services is not supported",
         "finalize": "invoking external services is not supported",
+    ]
+
+    /// Elements that need a data model: refused under the null one, with the reason.
+    static let nullDataModelRefusals: [String: String] = [
+        "datamodel": "the null data model has no data (use datamodel=\"ecmascript\")",
+        "data": "the null data model has no data (use datamodel=\"ecmascript\")",
+        "assign": "the null data model has no data to assign (use datamodel=\"ecmascript\")",
+        "script": "the null data model has no scripts (use datamodel=\"ecmascript\")",
+        "foreach": "iteration needs a data model (use datamodel=\"ecmascript\")",
+        "param": "event data needs a data model (use datamodel=\"ecmascript\")",
+        "content": "event data needs a data model (use datamodel=\"ecmascript\")",
+        "donedata": "event data needs a data model (use datamodel=\"ecmascript\")",
     ]
 
     /// The Event I/O processor `type` values accepted on `<send>`: SCXML's own.

@@ -18,6 +18,9 @@ struct XMLElementNode: Sendable {
     var parent: Int
     /// Child element indices in document order.
     var children: [Int] = []
+    /// The text inside an element that takes text (``SCXMLSchema/textElements``: `<script>`,
+    /// `<data>`, `<assign>`, `<content>`), as written; empty for the others, which refuse text.
+    var text = ""
 }
 
 /// A document as a flat array of elements in document order (pre-order: a parent precedes its
@@ -497,6 +500,10 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
 
     private func checkText(_ parser: XMLParser, _ text: String) {
         guard error == nil, foreignDepth == 0 else { return }
+        if let open = stack.last, SCXMLSchema.textElements.contains(elements[open].name) {
+            elements[open].text += text
+            return
+        }
         guard text.contains(where: { !$0.isWhitespace }) else { return }
         guard let open = stack.last else {
             return fail(parser, .malformedXML("text outside the root element", line: parser.lineNumber))

@@ -1,0 +1,133 @@
+import Statechart
+import StatechartECMAScript
+
+/// Turns a document's `<datamodel>` into the actions that create and bind its data.
+///
+/// - When the machine starts (the root's initial transition): the system variables (`_sessionid`,
+///   `_name`, `_ioprocessors`) and every `<data>` of the document are declared; with early binding
+///   (the default) each `<data>` is then bound in document order, and the top-level `<script>`s run.
+/// - With `binding="late"`, a state's `<data>` is bound when the state is first entered, before its
+///   `<onentry>`; the `<data>` of `<scxml>` itself is bound when the machine starts.
+///
+/// A `<data>` that fails to bind raises `error.execution` and leaves its variable `undefined`; the
+/// others are still bound (SCXML 5.3), and so a binding never throws out of its action.
+struct SCXMLDataBuilder {
+    typealias Item = SCXMLBuilder.Item
+
+    struct DataItem {
+        var id: String
+        var value: SCXMLAssignedValue
+        var markup: String
+    }
+
+    let tree: XMLTree
+    let items: [Item]
+    /// `<data>` by the index of the state (or root, 0) whose `<datamodel>` holds it.
+    private(set) var dataByState: [Int: [DataItem]] = [:]
+    private(set) var allIDs: [String] = []
+    private(set) var lateBinding = false
+
+    init(tree: XMLTree, items: [Item]) {
+        self.tree = tree
+        self.items = items
+    }
+
+    /// Reads every `<data>`.
+    mutating func collect() throws(SCXMLError) {
+        lateBinding = tree.elements[0].attributes["binding"] == "late"
+        var seen: Set<String> = []
+        for (i, e) in tree.elements.enumerated() where e.name == "data" {
+            let line = e.location.line
+            guard let id = try AttributeReader(element: e).token("id") else {
+                throw .missingAttribute("id", element: e.name, line: line)
+            }
+            if e.attributes["src"] != nil { throw .unsupportedAttribute("src", element: e.name, line: line) }
+            let text = e.text.trimmingWhitespace()
+            let value: SCXMLAssignedValue
+            switch (e.attributes["expr"], text.isEmpty) {
+            case (let expr?, true): value = .expression(ScriptExpression(expr))
+            case (nil, false): value = .inline(text)
+            case (nil, true): value = .none
+            case (_?, false):
+                throw .invalidElement(e.name, line: line, reason: "a <data> has an 'expr' or inline content, not both")
+            }
+            if !seen.insert(id).inserted {
+                throw .invalidElement(e.name, line: line, reason: "the data id '\(id)' is declared twice")
+            }
+            let holder = tree.elements[e.parent].parent
+            dataByState[holder, default: []].append(DataItem(id: id, value: value, markup: SCXMLMarkup.element(i, in: tree)))
+            allIDs.append(id)
+        }
+    }
+
+    /// The actions that run when the machine starts.
+    func startActions(chartName: String, compiler: SCXMLStepCompiler?) -> [Action<String, SCXMLContext>] {
+        let ids = allIDs
+        var actions: [Action<String, SCXMLContext>] = [
+            .content("<!-- the system variables and every <data>, declared -->") { scope, _ in
+                let sessionID = "session-" + String(UInt64.random(in: 1...UInt64.max), radix: 36)
+                scope.context.sessionID = sessionID
+                scope.context.boundStates = []
+                try SCXMLEventBinding.declareSystemVariables(sessionID: sessionID, name: chartName, in: &scope.context.data)
+                for id in ids { try scope.context.data.declare(id, .undefined) }
+            }
+        ]
+        let bound = lateBinding ? (dataByState[0] ?? []) : dataByState.keys.sorted().flatMap { dataByState[$0] ?? [] }
+        for item in bound { actions.append(Self.bind(item)) }
+        for c in tree.elements[0].children where tree.elements[c].name == "script" {
+            guard let step = compiler?.compiled[c] else { continue }
+            actions.append(.content(SCXMLMarkup.element(c, in: tree)) { scope, environment in
+                do throws(SCXMLExecutionError) {
+                    try SCXMLStepRunner.run([step], scope: &scope, environment: environment)
+                } catch {
+                    scope.raiseExecutionError(error.description)
+                }
+            })
+        }
+        return actions
+    }
+
+    /// With late binding, the action that binds a state's `<data>` on its first entry.
+    func lateBindingAction(for state: Int, stateID: String) -> Action<String, SCXMLContext>? {
+        guard lateBinding, let data = dataByState[state], !data.isEmpty else { return nil }
+        return .content(data.map(\.markup).joined(separator: "\n")) { scope, environment in
+            guard scope.context.boundStates.insert(stateID).inserted else { return }
+            for item in data { Self.bind(item, &scope, environment) }
+        }
+    }
+
+    /// Binds one `<data>` (an action of its own).
+    private static func bind(_ item: DataItem) -> Action<String, SCXMLContext> {
+        .content(item.markup) { scope, environment in bind(item, &scope, environment) }
+    }
+
+    /// Binds one `<data>`; a failure raises `error.execution` and leaves it `undefined`.
+    private static func bind(_ item: DataItem, _ scope: inout SCXMLStepRunner.Scope, _ environment: ChartEnvironment<String>) {
+        let location = ScriptExpression(item.id)
+        do throws(ScriptError) {
+            switch item.value {
+            case .expression(let e): try scope.context.data.assign(location, from: e, in: environment)
+            case .inline, .none:
+                let v = try SCXMLStepRunner.inlineValue(item.value, &scope.context.data, environment)
+                try scope.context.data.assign(location, v)
+            }
+        } catch {
+            scope.raiseExecutionError("<data id=\"\(item.id)\">: \(error.description)")
+        }
+    }
+
+    /// A block of executable content as one action.
+    static func content(_ steps: [SCXMLStep], markup: String) -> Action<String, SCXMLContext> {
+        .content(markup) { scope, environment in
+            try SCXMLStepRunner.run(steps, scope: &scope, environment: environment)
+        }
+    }
+
+    /// A transition's `cond` under the ECMAScript data model.
+    static func condition(_ expression: ScriptExpression) -> Guard<String, SCXMLContext> {
+        .expression(expression.source) { context, environment in
+            try SCXMLEventBinding.bind(environment, in: &context.data)
+            return try context.data.evaluateCondition(expression, in: environment)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// Writes elements of a loaded document back as SCXML markup: the source a content block keeps
+/// (``Action/content(_:_:)``), which traces show and an export writes back. Attributes in name
+/// order, two spaces of indentation per level, text escaped; iterative, like the rest of the loader.
+enum SCXMLMarkup {
+    /// The markup of the children of `parent`, one element per line at indentation 0.
+    static func children(of parent: Int, in tree: XMLTree) -> String {
+        tree.elements[parent].children.map { element($0, in: tree) }.joined(separator: "\n")
+    }
+
+    /// The markup of one element and everything inside it.
+    static func element(_ root: Int, in tree: XMLTree) -> String {
+        enum Task {
+            case open(Int, depth: Int)
+            case close(String, depth: Int)
+        }
+        var lines: [String] = []
+        var tasks: [Task] = [.open(root, depth: 0)]
+        while let task = tasks.popLast() {
+            switch task {
+            case .close(let name, let depth):
+                lines.append(indent(depth) + "</\(name)>")
+            case .open(let i, let depth):
+                let e = tree.elements[i]
+                var tag = indent(depth) + "<" + e.name
+                for key in e.attributes.keys.sorted() {
+                    tag += " \(key)=\"\(escape(e.attributes[key] ?? "", quote: true))\""
+                }
+                let text = e.text.trimmingWhitespace()
+                if e.children.isEmpty && text.isEmpty {
+                    lines.append(tag + "/>")
+                } else if e.children.isEmpty {
+                    lines.append(tag + ">" + escape(text, quote: false) + "</\(e.name)>")
+                } else {
+                    lines.append(tag + ">")
+                    if !text.isEmpty { lines.append(indent(depth + 1) + escape(text, quote: false)) }
+                    tasks.append(.close(e.name, depth: depth))
+                    for c in e.children.reversed() { tasks.append(.open(c, depth: depth + 1)) }
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func indent(_ depth: Int) -> String { String(repeating: "  ", count: depth) }
+
+    static func escape(_ text: String, quote: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where quote: out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    /// The text without leading and trailing white space.
+    func trimmingWhitespace() -> String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

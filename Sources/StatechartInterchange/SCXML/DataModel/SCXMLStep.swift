@@ -1,0 +1,84 @@
+import Statechart
+import StatechartECMAScript
+
+/// One element of executable content, compiled when the chart loads: expressions are parsed once
+/// (a syntax error is kept and raised as `error.execution` when the element runs).
+struct SCXMLStep: Sendable {
+    var kind: Kind
+    /// The element's name and line, for errors.
+    var element: String
+    var line: Int
+}
+
+extension SCXMLStep {
+    indirect enum Kind: Sendable {
+    /// `<raise event>`.
+    case raise(String)
+    /// `<send>`.
+    case send(SCXMLSendStep)
+    /// `<cancel sendid|sendidexpr>`.
+    case cancel(SCXMLValue)
+    /// `<log label expr>`.
+    case log(label: String, expr: ScriptExpression?)
+    /// `<assign location expr>` or with inline content.
+    case assign(location: ScriptExpression, value: SCXMLAssignedValue)
+    /// `<script>`.
+    case script(ScriptProgram)
+    /// `<if>`/`<elseif>`/`<else>`: the first branch whose condition holds (no condition: `<else>`).
+    case branches([SCXMLBranch])
+    /// `<foreach array item index>`.
+    case foreach(array: ScriptExpression, item: ScriptExpression, index: ScriptExpression?, body: [SCXMLStep])
+    }
+}
+
+/// One branch of an `<if>`.
+struct SCXMLBranch: Sendable {
+    var condition: ScriptExpression?
+    var steps: [SCXMLStep]
+}
+
+/// An attribute given literally (`event`) or as an expression (`eventexpr`).
+enum SCXMLValue: Sendable {
+    case literal(String)
+    case expression(ScriptExpression)
+}
+
+/// What `<assign>` or `<data>` assigns: an expression, or the element's inline content.
+enum SCXMLAssignedValue: Sendable {
+    case expression(ScriptExpression)
+    /// Inline text: a value written as an expression (`[1, 2]`, `{"a": 1}`, `42`) is that value;
+    /// anything else is the text itself, as a string.
+    case inline(String)
+    /// Nothing: `undefined`.
+    case none
+}
+
+/// A `<send>`.
+struct SCXMLSendStep: Sendable {
+    var event: SCXMLValue?
+    var target: SCXMLValue?
+    var type: SCXMLValue?
+    var delay: SCXMLValue?
+    var id: String?
+    var idLocation: ScriptExpression?
+    var namelist: [ScriptExpression] = []
+    var params: [SCXMLParam] = []
+    var content: SCXMLAssignedValue?
+    var line: Int
+}
+
+/// A `<param name expr|location>`.
+struct SCXMLParam: Sendable {
+    var name: String
+    var value: ScriptExpression
+}
+
+/// A failure of executable content: raised as `error.execution`, and the rest of the block is
+/// skipped (SCXML 5.10, rule R14).
+struct SCXMLExecutionError: Error, CustomStringConvertible {
+    var message: String
+    var element: String
+    var line: Int
+
+    var description: String { "<\(element)> at line \(line): \(message)" }
+}

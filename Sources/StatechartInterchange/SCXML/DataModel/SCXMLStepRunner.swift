@@ -1,0 +1,133 @@
+import Statechart
+import StatechartECMAScript
+
+/// Runs compiled executable content against a machine's ``SCXMLContext``.
+///
+/// Iterative (a stack of frames for `<if>` branches and `<foreach>` loops), so nesting never
+/// grows the native stack. The first failure throws ``SCXMLExecutionError``: the interpreter
+/// raises `error.execution` and skips the rest of the block (SCXML 5.10, rule R14). The scope is
+/// passed `inout` and never copied: a copy of the context would make the datamodel copy its session.
+enum SCXMLStepRunner {
+    typealias Scope = ActionScope<String, SCXMLContext>
+
+    private enum Frame {
+        case block([SCXMLStep], next: Int)
+        case loop(SCXMLStep, items: [DataValue], next: Int)
+    }
+
+    /// Runs a block of steps with `_event` bound to the event being processed.
+    static func run(_ steps: [SCXMLStep], scope: inout Scope, environment: ChartEnvironment<String>) throws(SCXMLExecutionError) {
+        guard let first = steps.first else { return }
+        try attempt(first) { () throws(ScriptError) in try SCXMLEventBinding.bind(environment, in: &scope.context.data) }
+        var frames: [Frame] = [.block(steps, next: 0)]
+        while let frame = frames.popLast() {
+            switch frame {
+            case .block(let steps, let next):
+                guard next < steps.count else { continue }
+                frames.append(.block(steps, next: next + 1))
+                if let pushed = try execute(steps[next], scope: &scope, environment: environment) { frames.append(pushed) }
+            case .loop(let step, let items, let next):
+                guard next < items.count, case .foreach(_, let item, let index, let body) = step.kind else { continue }
+                frames.append(.loop(step, items: items, next: next + 1))
+                try attempt(step) { () throws(ScriptError) in
+                    try scope.context.data.assign(item, items[next])
+                    if let index { try scope.context.data.assign(index, .number(Double(next))) }
+                }
+                frames.append(.block(body, next: 0))
+            }
+        }
+    }
+
+    /// Runs one step; returns the frame to run next when the step has content of its own.
+    private static func execute(_ step: SCXMLStep, scope: inout Scope, environment: ChartEnvironment<String>) throws(SCXMLExecutionError) -> Frame? {
+        switch step.kind {
+        case .raise(let event):
+            scope.raise(event)
+        case .send(let send):
+            try SCXMLSendRunner.send(send, step: step, scope: &scope, environment: environment)
+        case .cancel(let id):
+            let value = try string(id, step, &scope, environment)
+            scope.cancel(sendID: value)
+        case .log(let label, let expr):
+            guard let expr else {
+                scope.log(label)
+                return nil
+            }
+            let value = try attempt(step) { () throws(ScriptError) in try scope.context.data.evaluateString(expr, in: environment) }
+            scope.log(label.isEmpty ? value : "\(label): \(value)")
+        case .assign(let location, let value):
+            try attempt(step) { () throws(ScriptError) in
+                guard location.isLocation else {
+                    throw ScriptError(.syntax, "'\(location.source)' is not a location")
+                }
+                switch value {
+                case .expression(let e): try scope.context.data.assign(location, from: e, in: environment)
+                case .inline, .none:
+                    let v = try inlineValue(value, &scope.context.data, environment)
+                    try scope.context.data.assign(location, v)
+                }
+            }
+        case .script(let program):
+            try attempt(step) { () throws(ScriptError) in try scope.context.data.run(program, in: environment) }
+        case .branches(let branches):
+            for branch in branches {
+                guard let condition = branch.condition else { return .block(branch.steps, next: 0) }
+                let holds = try attempt(step) { () throws(ScriptError) in
+                    try scope.context.data.evaluateCondition(condition, in: environment)
+                }
+                if holds { return .block(branch.steps, next: 0) }
+            }
+        case .foreach(let array, let item, let index, _):
+            let items = try attempt(step) { () throws(ScriptError) -> [DataValue] in
+                for location in [item] + (index.map { [$0] } ?? []) {
+                    guard location.isLocation, isIdentifier(location.source) || scope.context.data.isDeclared(location.source)
+                    else { throw ScriptError(.syntax, "'\(location.source)' is not a variable name") }
+                    if isIdentifier(location.source), !scope.context.data.isDeclared(location.source) {
+                        try scope.context.data.declare(location.source, .undefined)
+                    }
+                }
+                return try scope.context.data.elements(of: array, in: environment)
+            }
+            return .loop(step, items: items, next: 0)
+        }
+        return nil
+    }
+
+    /// A literal attribute, or its `…expr` evaluated to a string.
+    static func string(_ value: SCXMLValue, _ step: SCXMLStep, _ scope: inout Scope, _ environment: ChartEnvironment<String>) throws(SCXMLExecutionError) -> String {
+        switch value {
+        case .literal(let s): return s
+        case .expression(let e):
+            return try attempt(step) { () throws(ScriptError) in try scope.context.data.evaluateString(e, in: environment) }
+        }
+    }
+
+    /// The value of `<assign>`, `<data>` or `<content>`.
+    static func inlineValue(_ value: SCXMLAssignedValue, _ data: inout ECMAScriptDataModel, _ environment: ChartEnvironment<String>) throws(ScriptError) -> DataValue {
+        switch value {
+        case .none: return .undefined
+        case .expression(let e): return try data.evaluate(e, in: environment)
+        case .inline(let text):
+            // A value written as an expression (`[1, 2]`, `{"a": 1}`, `42`, `'text'`) is that value; other
+            // text is a string. An inline value never fails.
+            let e = ScriptExpression(text)
+            guard e.syntaxError == nil else { return .string(text) }
+            return (try? data.evaluate(e, in: environment)) ?? .string(text)
+        }
+    }
+
+    /// Runs `body`, turning a script error into the step's execution error.
+    static func attempt<T>(_ step: SCXMLStep, _ body: () throws(ScriptError) -> T) throws(SCXMLExecutionError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw SCXMLExecutionError(message: error.description, element: step.element, line: step.line)
+        }
+    }
+
+    /// Whether `name` is an ECMAScript identifier (a `<foreach>` item or index may declare one).
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || first == "$" || first.properties.isAlphabetic else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "$" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+}

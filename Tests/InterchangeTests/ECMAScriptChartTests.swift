@@ -1,0 +1,186 @@
+import Foundation
+import Statechart
+import StatechartECMAScript
+import Testing
+
+@testable import StatechartInterchange
+
+/// Loads an ECMAScript chart, starts it and sends `events` (`+1s` advances time); execution errors
+/// (which these charts provoke on purpose) do not stop the run. Returns the final instance.
+private func run(_ body: String, root: String = "", events: [String] = []) throws -> ChartInstance<String, SCXMLContext> {
+    let chart = try SCXMLDocument.load(string: document(body, rootAttributes: " datamodel=\"ecmascript\"" + root))
+    var instance = ChartInstance(chart: chart, context: SCXMLContext())
+    do { try instance.start() } catch .executionFailed {}
+    for event in events {
+        do {
+            if event.hasPrefix("+"), let d = SCXMLDocument.duration(fromDelay: String(event.dropFirst())) {
+                try instance.advance(by: d)
+            } else {
+                try instance.send(event)
+            }
+        } catch .executionFailed {}
+    }
+    return instance
+}
+
+@Suite("SCXML charts with the ECMAScript data model (R82)")
+struct ECMAScriptChartTests {
+    @Test("R82: <data> is bound when the machine starts; cond, <assign>, <foreach>, <if>/<elseif>/<else> and <script> read and write it")
+    func dataConditionsAndContent() throws {
+        let instance = try run(
+            """
+            <datamodel>
+              <data id="count" expr="0"/>
+              <data id="list">[1, 2, 3]</data>
+              <data id="name">plain text</data>
+              <data id="seen"/>
+            </datamodel>
+            <script>function double(x) { return 2 * x; }</script>
+            <state id="s0">
+              <onentry>
+                <foreach array="list" item="x" index="i"><assign location="count" expr="count + double(x) + i"/></foreach>
+                <if cond="count &lt; 10"><assign location="seen" expr="'small'"/>
+                <elseif cond="count == 15"/><assign location="seen" expr="'fifteen'"/>
+                <else/><assign location="seen" expr="'large'"/></if>
+              </onentry>
+              <transition event="go" cond="count == 15 &amp;&amp; seen == 'fifteen' &amp;&amp; name == 'plain text'" target="pass"/>
+              <transition event="go" target="fail"/>
+            </state>
+            <final id="pass"/>
+            <final id="fail"/>
+            """, events: ["go"])
+        #expect(instance.activeAtomicIDs == ["pass"])
+        #expect(try instance.context.data.value(of: "x") == 3)
+        #expect(try instance.context.data.value(of: "i") == 2)
+    }
+
+    @Test("R82, R14: a <data> that fails raises error.execution and stays undefined; the others are bound; failed content skips the rest of its block")
+    func errorsAtBindingAndInContent() throws {
+        let instance = try run(
+            """
+            <datamodel>
+              <data id="a" expr="1"/>
+              <data id="bad" expr="nope("/>
+              <data id="b" expr="a + 1"/>
+            </datamodel>
+            <state id="s0">
+              <onentry>
+                <assign location="a" expr="10"/>
+                <assign location="undeclared.member" expr="1"/>
+                <assign location="a" expr="20"/>
+              </onentry>
+              <transition event="error.execution" cond="typeof bad === 'undefined' &amp;&amp; b === 2" target="s1"/>
+            </state>
+            <state id="s1">
+              <transition event="error.execution" cond="a === 10" target="pass"/>
+            </state>
+            <final id="pass"/>
+            """)
+        #expect(instance.activeAtomicIDs == ["pass"])
+    }
+
+    @Test("R82: binding late binds a state's <data> on its first entry, not before")
+    func lateBinding() throws {
+        let instance = try run(
+            """
+            <state id="s0">
+              <transition cond="typeof v === 'undefined'" target="s1"/>
+              <transition target="fail"/>
+            </state>
+            <state id="s1">
+              <datamodel><data id="v" expr="42"/></datamodel>
+              <transition cond="v === 42" target="pass"/>
+              <transition target="fail"/>
+            </state>
+            <final id="pass"/>
+            <final id="fail"/>
+            """, root: " binding=\"late\"")
+        #expect(instance.activeAtomicIDs == ["pass"])
+    }
+
+    @Test("R82: _sessionid, _name and _ioprocessors are bound and read-only; _event names the event being processed")
+    func systemVariables() throws {
+        let instance = try run(
+            """
+            <state id="s0">
+              <onentry><assign location="_sessionid" expr="'mine'"/></onentry>
+              <transition event="error.execution" cond="_event.name == 'error.execution' &amp;&amp; _event.type == 'platform'" target="s1"/>
+            </state>
+            <state id="s1">
+              <transition event="go" cond="_name == 'chart' &amp;&amp; _sessionid != 'mine' &amp;&amp; _event.name == 'go' &amp;&amp; _ioprocessors['http://www.w3.org/TR/scxml/#SCXMLEventProcessor'].location == '#_scxml_' + _sessionid" target="pass"/>
+              <transition event="go" target="fail"/>
+            </state>
+            <final id="pass"/>
+            <final id="fail"/>
+            """, root: " name=\"chart\"", events: ["go"])
+        #expect(instance.activeAtomicIDs == ["pass"])
+    }
+
+    @Test("R82: <send> evaluates eventexpr, delayexpr and idlocation; an unsupported type is error.execution, an unreachable target error.communication")
+    func send() throws {
+        let instance = try run(
+            """
+            <datamodel><data id="name" expr="'tick'"/><data id="d" expr="'2s'"/><data id="sid"/></datamodel>
+            <state id="s0">
+              <onentry>
+                <send eventexpr="name + 'ed'" delayexpr="d" idlocation="sid"/>
+                <send event="never" type="http://example.com/unknown"/>
+              </onentry>
+              <transition event="error.execution" target="s1"/>
+            </state>
+            <state id="s1">
+              <onentry><send event="up" target="#_parent"/></onentry>
+              <transition event="error.communication" target="s2"/>
+            </state>
+            <state id="s2">
+              <transition event="ticked" cond="sid === 'send.1'" target="pass"/>
+              <transition event="*" target="fail"/>
+            </state>
+            <final id="pass"/>
+            <final id="fail"/>
+            """, events: ["+1s", "+1s"])
+        #expect(instance.activeAtomicIDs == ["pass"])
+    }
+
+    @Test("R82: under the null data model, <if> takes In() conditions (W3C 409, 411)")
+    func nullDataModelIf() throws {
+        let chart = try SCXMLDocument.load(
+            string: document(
+                """
+                <state id="s0">
+                  <onentry><if cond="In('s0') &amp;&amp; !In('s1')"><raise event="yes"/><else/><raise event="no"/></if></onentry>
+                  <transition event="yes" target="pass"/>
+                  <transition event="no" target="fail"/>
+                </state>
+                <state id="s1"/>
+                <final id="pass"/>
+                <final id="fail"/>
+                """))
+        #expect(try configurations(chart, []).last == ["pass"])
+    }
+
+    @Test("R82: an export keeps the data model: every <data>, <script>, expression and element survives a round trip")
+    func exportRoundTrip() throws {
+        let xml = document(
+            """
+            <datamodel><data id="count" expr="0"/></datamodel>
+            <script>var step = 2;</script>
+            <state id="s0">
+              <onentry><assign location="count" expr="count + step"/><log label="count" expr="count"/></onentry>
+              <transition event="go" cond="count &gt; 1" target="pass"/>
+            </state>
+            <final id="pass"/>
+            """, rootAttributes: " datamodel=\"ecmascript\"")
+        let exported = SCXMLExporter.export(try SCXMLDocument.load(string: xml))
+        #expect(exported.contains("datamodel=\"ecmascript\""))
+        #expect(exported.contains("<data expr=\"0\" id=\"count\"/>"))
+        #expect(exported.contains("<assign expr=\"count + step\" location=\"count\"/>"))
+        #expect(exported.contains("cond=\"count &gt; 1\""))
+        let reloaded = try SCXMLDocument.load(string: exported)
+        var instance = ChartInstance(chart: reloaded, context: SCXMLContext())
+        try instance.start()
+        try instance.send("go")
+        #expect(instance.activeAtomicIDs == ["pass"])
+        #expect(SCXMLExporter.export(reloaded) == exported)
+    }
+}
