@@ -1,7 +1,8 @@
 import Statechart
 
 /// A self-contained HTML page that replays a run of a chart: the chart drawn as inline SVG
-/// (``SVGDiagram``) with the active states highlighted, the list of steps with what the
+/// with its transitions as labelled arrows and the active states highlighted (by
+/// ``SVGDiagram``'s own layout, or laid out by Graphviz with ``html(chart:steps:title:graphvizSVG:)``), the list of steps with what the
 /// interpreter did in each (from its trace), and buttons and the ← and → keys to step back and
 /// forth. The page needs no network: its style sheet and script are inline and it uses the
 /// browser's default fonts.
@@ -73,9 +74,27 @@ public enum RunPage {
     public static func html<Event, Context>(
         chart: Chart<Event, Context>, steps: [Step], title: String? = nil
     ) -> String {
+        page(chart: chart, steps: steps, title: title, diagram: SVGDiagram.svg(chart, active: Set(steps.first?.activeStates ?? [])))
+    }
+
+    /// The page with the chart laid out by Graphviz: `graphvizSVG` is what `dot -Tsvg` made of
+    /// ``SVGDiagram/graphvizInput(_:)`` (see ``SVGDiagram/graphviz(_:svg:active:)``). The page's
+    /// highlighting and stepping work as on the page of ``html(chart:steps:title:)``.
+    ///
+    /// - Throws: ``GraphvizOutputError`` when `graphvizSVG` is not `dot`'s drawing of this chart.
+    public static func html<Event, Context>(
+        chart: Chart<Event, Context>, steps: [Step], title: String? = nil, graphvizSVG: String
+    ) throws(GraphvizOutputError) -> String {
+        let first = Set(steps.first?.activeStates ?? [])
+        let diagram = try SVGDiagram.graphviz(chart, svg: graphvizSVG, active: first)
+        return page(chart: chart, steps: steps, title: title, diagram: diagram)
+    }
+
+    private static func page<Event, Context>(
+        chart: Chart<Event, Context>, steps: [Step], title: String?, diagram: String
+    ) -> String {
         let e = SVGDiagram.escape
         let pageTitle = title ?? (chart.name.isEmpty ? "statechart run" : chart.name)
-        let first = Set(steps.first?.activeStates ?? [])
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<title>\(e(pageTitle))</title>\n<style>\n\(style)</style>\n</head>\n"
@@ -85,7 +104,7 @@ public enum RunPage {
         out += "<button type=\"button\" id=\"next\" title=\"Next step (&#x2192;)\">Forward &#x2192;</button>"
         out += "</nav>\n<p class=\"hint\">Keys: &#x2190; and &#x2192; step back and forth.</p>\n</header>\n"
         out += "<main>\n<section class=\"diagram\">\n"
-        out += SVGDiagram.svg(chart, active: first)
+        out += diagram
         out += "</section>\n<section class=\"run\">\n<ol id=\"steps\">\n"
         for (k, step) in steps.enumerated() {
             out += "<li id=\"step-\(k)\" data-step=\"\(k)\" class=\"step\(k == 0 ? " current" : "")\">"
@@ -184,6 +203,8 @@ public enum RunPage {
         svg.statechart g.state.atomic.active > .frame, svg.statechart g.state.final.active > .frame { fill: #bfdbfe; }
         svg.statechart g.state.active > .inner { stroke: #1d4ed8; }
         svg.statechart g.state.active > .label { fill: #1e3a8a; font-weight: bold; }
+        svg.statechart g.transition:hover .arrow { stroke: #1d4ed8; stroke-width: 2px; }
+        svg.statechart g.transition:hover .event { fill: #1d4ed8; }
 
         """
 
