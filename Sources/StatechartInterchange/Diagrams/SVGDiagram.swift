@@ -136,8 +136,8 @@ struct SVGWriter {
         return out
     }
 
-    /// The arrows: initial markers, then the routed arrows with their labels on top of every
-    /// path (a label's white backing hides the lines it stands on, never another label).
+    /// The arrows: initial markers, then the routed arrows, each label beside its own line on a
+    /// light backing.
     private func writeArrows() -> String {
         let e = SVGDiagram.escape
         var out = "<g class=\"transitions\" fill=\"none\" stroke=\"#555555\">\n"
@@ -159,11 +159,11 @@ struct SVGWriter {
             out += " marker-end=\"url(#statechart-arrowhead)\"/>"
             let label = arrow.edge.label
             if !label.isEmpty {
-                let cx = layout.x[route.container] + route.labelX
-                let ly = layout.laneY(route)
-                out += "<rect class=\"event-backing\" x=\"\(cx - route.labelWidth / 2)\" y=\"\(ly - 8)\" "
-                out += "width=\"\(route.labelWidth)\" height=\"15\" rx=\"3\" fill=\"#ffffff\" stroke=\"none\"/>"
-                out += "<text class=\"event\" x=\"\(cx)\" y=\"\(ly + 4)\" text-anchor=\"middle\" font-size=\"11\" "
+                let box = layout.labelBox(route)
+                out += "<rect class=\"event-backing\" x=\"\(box.x)\" y=\"\(box.y)\" width=\"\(box.width)\" "
+                out += "height=\"\(box.height)\" rx=\"3\" fill=\"#ffffff\" fill-opacity=\"0.85\" stroke=\"none\"/>"
+                out += "<text class=\"event\" x=\"\(box.x + box.width / 2)\" y=\"\(box.y + 10)\" text-anchor=\"middle\" "
+                out += "font-size=\"11\" "
                 out += "fill=\"#1f2328\" stroke=\"none\">\(e(label))</text>"
             }
             out += "</g>\n"

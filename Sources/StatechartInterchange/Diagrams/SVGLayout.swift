@@ -10,7 +10,7 @@ import Statechart
 /// one of that container's lanes: horizontal tracks above its row (arrows going right, self-loops,
 /// arrows between a compound state and its own descendants) or below it (arrows going left). An
 /// arrow leaves its source vertically, runs along its lane and enters its target vertically, so
-/// it crosses no sibling box; its label sits on the lane. Lanes are given shortest arrow first, to
+/// it crosses no sibling box; its label sits along the lane. Lanes are given shortest arrow first, to
 /// the lowest lane where the arrow and its label overlap no other, so labels never overlap.
 struct SVGLayout {
     static let charWidth = 7
@@ -276,6 +276,17 @@ struct SVGLayout {
         let c = route.container
         let step = route.lane * Self.laneHeight + Self.laneHeight / 2 + 2
         return route.above ? y[c] + rowTop[c] - step : y[c] + rowBottom[c] + step
+    }
+
+    /// The box of a route's label, absolute: just above its lane's line for a lane above the row,
+    /// just below it for a lane below, so that the label hides no part of its own arrow and stays
+    /// clear of the next lane's line.
+    func labelBox(_ route: Route) -> (x: Int, y: Int, width: Int, height: Int) {
+        let lane = laneY(route)
+        return (
+            x[route.container] + route.labelX - route.labelWidth / 2, route.above ? lane - 14 : lane + 1,
+            route.labelWidth, 13
+        )
     }
 
     /// The points of a route's path, absolute: its source end, the corners on its lane, its
