@@ -198,6 +198,7 @@ public enum RunPage {
         .t-raise, .t-send { color: #6b21a8; }
         .t-error { color: #b91c1c; font-weight: bold; }
         .active-list { margin: 2px 0; font-size: 12px; color: #57606a; }
+        svg.statechart { display: block; max-width: 100%; height: auto; }
         svg.statechart g.state > .frame { transition: fill 0.15s, stroke 0.15s; }
         svg.statechart g.state.active > .frame { fill: #eff6ff; stroke: #1d4ed8; stroke-width: 2.5px; }
         svg.statechart g.state.atomic.active > .frame, svg.statechart g.state.final.active > .frame { fill: #bfdbfe; }
