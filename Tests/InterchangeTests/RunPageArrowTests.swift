@@ -77,6 +77,87 @@ struct RunPageArrowTests {
         }
     }
 
+    /// Every chart of Specs/ and Docs/Diagrams/ that loads, and the typed diagram charts (an
+    /// attached child, chart-wide transitions, awkward names).
+    static func manyCharts() throws -> [(name: String, chart: DiagramChart, svg: String, dot: String)] {
+        var result: [(String, DiagramChart, String, String)] = []
+        func add<Event, Context>(_ name: String, _ chart: Chart<Event, Context>) {
+            result.append((name, DiagramChart(chart), SVGDiagram.svg(chart), SVGDiagram.graphvizInput(chart)))
+        }
+        let root = SpecFiles.packageRoot
+        var files = SpecFiles.allFiles.filter { $0.hasSuffix(".scxml") }.map { root.appendingPathComponent("Specs/" + $0) }
+        files += ["order", "sync", "parallel-history"].map { root.appendingPathComponent("Docs/Diagrams/\($0).scxml") }
+        for file in files {
+            guard let chart = try? SCXMLDocument.load(contentsOf: file) else { continue }
+            add(file.lastPathComponent, chart)
+        }
+        add("typed order", try Diagrams.orderChart())
+        add("typed sync", try Diagrams.syncChart())
+        add("flat with any-state", try TypedChart(FlatMachine.machine()).chart)
+        add("awkward names", try AwkwardNames.chart())
+        return result
+    }
+
+    @Test("on every chart of Specs/ and Docs/Diagrams/ and the typed diagram charts, the own layout routes every arrow cleanly")
+    func ownLayoutOnManyCharts() throws {
+        let charts = try Self.manyCharts()
+        #expect(charts.count > 40)
+        for (name, d, svg, _) in charts {
+            let layout = SVGLayout(d)
+            #expect(layout.routes.count == d.arrows.filter { $0.kind != .initial }.count, "\(name)")
+            let drawn = Self.arrows(in: svg)
+            #expect(drawn.count == d.arrows.count, "\(name): \(drawn.count) arrow groups for \(d.arrows.count) arrows")
+            #expect(drawn.allSatisfy { $0.hasPath }, "\(name)")
+            #expect(svg.components(separatedBy: "<g ").count == svg.components(separatedBy: "</g>").count, "\(name)")
+            for (r, route) in layout.routes.enumerated() {
+                let arrow = layout.arrows[route.arrow]
+                let points = layout.points(r)
+                for (state, point) in [(arrow.source, points.first!), (arrow.target, points.last!)] {
+                    let (x, y, w, h) = (layout.x[state], layout.y[state], layout.width[state], layout.height[state])
+                    let onTopOrBottom = (point.y == y || point.y == y + h) && point.x > x && point.x < x + w
+                    let onLeftBorder = point.x == x && point.y > y && point.y < y + h
+                    #expect(onTopOrBottom || onLeftBorder || state == 0, "\(name): arrow \(arrow.key) misses \(d.ids[state])")
+                }
+                for k in 1..<points.count {
+                    #expect(points[k].x == points[k - 1].x || points[k].y == points[k - 1].y, "\(name): \(arrow.key)")
+                }
+            }
+            let labels = layout.routes.filter { $0.labelWidth > 0 }.map { layout.labelBox($0) }
+            for i in labels.indices {
+                for j in labels.indices where j > i {
+                    let (a, b) = (labels[i], labels[j])
+                    let overlaps = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+                    #expect(!overlaps, "\(name): labels \(i) and \(j) overlap")
+                }
+                #expect(labels[i].x >= 0 && labels[i].x + labels[i].width <= layout.width[0], "\(name)")
+                #expect(labels[i].y >= 0 && labels[i].y + labels[i].height <= layout.height[0], "\(name)")
+            }
+        }
+    }
+
+    @Test(
+        "on the same charts, dot's drawing becomes a diagram with every state's group and every arrow's",
+        .enabled(if: Graphviz.executable != nil, "no dot on PATH: Graphviz layout test skipped"))
+    func graphvizOnManyCharts() throws {
+        let dot = try #require(Graphviz.executable)
+        let charts = try Self.manyCharts()
+        var failures: [String] = []
+        for (name, d, _, input) in charts {
+            let svg = try Graphviz.run(dot, input)
+            do {
+                let page = try GraphvizRewriter(d: d, active: []).rewrite(svg)
+                let groups = RunPageTests.groups(in: page)
+                #expect(Set(groups.map(\.state)) == Set(d.ids.dropFirst()), "\(name)")
+                let edges = input.components(separatedBy: " -> ").count - 1
+                #expect(Self.arrows(in: page).count == edges, "\(name)")
+                #expect(page.utf8.allSatisfy { $0 < 0x80 }, "\(name)")
+            } catch {
+                failures.append("\(name): \(error.message)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
     // MARK: - Graphviz
 
     @Test(

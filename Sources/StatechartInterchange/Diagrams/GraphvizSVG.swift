@@ -45,7 +45,7 @@ extension SVGDiagram {
 /// Rewrites the groups of `dot -Tsvg` output that carry the ids of
 /// ``DOTExporter/exportWithElementIDs(_:)``. Graphviz writes each node, cluster and edge as one
 /// flat `<g id="…" class="…">…</g>` inside the graph's group, so a plain scan finds them.
-private struct GraphvizRewriter {
+struct GraphvizRewriter {
     let d: DiagramChart
     let active: Set<String>
 
