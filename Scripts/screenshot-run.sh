@@ -39,7 +39,7 @@ shoot() { # LAYOUT PNG WIDTH HEIGHT
 }
 shoot boxes RunPage.png 1300 560
 if command -v dot >/dev/null 2>&1; then
-  shoot graphviz RunPage-graphviz.png 1300 1000
+  shoot graphviz RunPage-graphviz.png 1300 780
 else
   echo "screenshot-run: no dot on PATH (apt-get install graphviz): Docs/RunPage-graphviz.png not remade" >&2
 fi

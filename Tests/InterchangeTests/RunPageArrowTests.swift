@@ -273,6 +273,50 @@ struct RunPageArrowTests {
         try Self.checkInBrowser(try Self.page(graphviz: true), minimumLength: 1)
     }
 
+    /// The arrows each step of ``RunPageTests/steps(_:)`` takes.
+    static let takenArrows: [Set<Arrow>] = [
+        [],
+        [Arrow(source: "idle", target: "work", label: "go")],
+        [Arrow(source: "l1", target: "l2", label: "next"), Arrow(source: "r1", target: RunPageTests.oddID, label: "bump")],
+        [Arrow(source: "work", target: "end", label: "finish")],
+    ]
+
+    @Test("each step embeds the transitions it took, by the data-transition keys of their arrows")
+    func takenInJSON() throws {
+        let chart = try RunPageTests.chart()
+        let steps = try RunPageTests.steps(chart)
+        let html = RunPage.html(chart: chart, steps: steps)
+        let json = try #require(RunPageTests.embeddedJSON(html))
+        struct Data: Decodable {
+            struct Step: Decodable { var taken: [String] }
+            var steps: [Step]
+        }
+        let decoded = try JSONDecoder().decode(Data.self, from: Foundation.Data(json.utf8))
+        let byKey = Dictionary(grouping: Self.arrows(in: html).filter { $0.classes.contains("transition") }, by: { $0.transitionKey ?? "" })
+        let taken = decoded.steps.map { step in Set(step.taken.flatMap { byKey[$0] ?? [] }.map(\.arrow)) }
+        #expect(taken == Self.takenArrows)
+    }
+
+    @Test(
+        "in headless Chromium, #step=K marks exactly the arrows step K took (both layouts)",
+        .enabled(if: Browser.executable != nil, "no chromium or chromium-browser on PATH: browser test skipped"))
+    func takenInBrowser() throws {
+        let browser = try #require(Browser.executable)
+        let dir = try RunPageTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for graphviz in Graphviz.executable == nil ? [false] : [false, true] {
+            let page = dir.appendingPathComponent("page-\(graphviz).html")
+            try Self.page(graphviz: graphviz).write(to: page, atomically: true, encoding: .utf8)
+            for (k, expected) in Self.takenArrows.enumerated() {
+                let dom = try Browser.dumpDOM(
+                    browser, url: page.absoluteString + "#step=\(k)", profile: dir.appendingPathComponent("profile"))
+                let taken = Self.arrows(in: dom).filter { $0.classes.contains("taken") }.map(\.arrow)
+                #expect(Set(taken) == expected, "step \(k), graphviz: \(graphviz)")
+                #expect(taken.count == expected.count, "step \(k), graphviz: \(graphviz)")
+            }
+        }
+    }
+
     /// Loads the page with ``probe`` added, which draws the page's `<svg>` onto a canvas and reads
     /// its pixels along every arrow, at its head and under its label, and asks the browser which
     /// element is on top at the label's centre.
@@ -427,6 +471,7 @@ struct RunPageArrowTests {
         var arrow: Arrow
         var classes: [String]
         var hasPath: Bool
+        var transitionKey: String?
     }
 
     /// The arrow groups of a page (`<g class="transition…|initial" data-source data-target>`),
@@ -460,7 +505,7 @@ struct RunPageArrowTests {
             result.append(
                 DrawnArrow(
                     arrow: Arrow(source: source, target: target, label: label), classes: classes,
-                    hasPath: content.contains("class=\"arrow\"")))
+                    hasPath: content.contains("class=\"arrow\""), transitionKey: attribute("data-transition")))
         }
         return result
     }

@@ -114,6 +114,11 @@ struct DiagramChart {
         /// A name for the arrow made of letters, digits and `_` only, unique in the chart:
         /// `t<source>_<transition>_<target>` or `i<source>_<target>`. Both renderers use it, so a
         /// Graphviz layout can be matched back to the chart's arrows.
+        /// `<source>_<transition>` for a selectable transition's arrows (`nil` for initial
+        /// arrows): the value of their `data-transition` attribute in the SVG diagrams, the same
+        /// for every target of one transition.
+        var transitionKey: String? { transition.map { "\(source)_\($0)" } }
+
         var key: String {
             if let k = transition { return "t\(source)_\(k)_\(target)" }
             return "i\(source)_\(target)"

@@ -101,7 +101,7 @@ struct GraphvizRewriter {
                 var classes = arrow.kind == .initial ? "initial" : arrow.kind == .historyDefault ? "transition default" : "transition"
                 if arrow.edge.isInternal { classes += " internal" }
                 out += "<g id=\"transition-\(arrow.key)\" class=\"\(classes)\" data-source=\"\(e(d.ids[arrow.source]))\" "
-                out += "data-target=\"\(e(d.ids[arrow.target]))\">"
+                out += "data-target=\"\(e(d.ids[arrow.target]))\"" + SVGWriter.transitionAttribute(arrow) + ">"
                 let title = d.ids[arrow.source] + " → " + d.ids[arrow.target]
                 var inner = Self.replacingTitle(String(content), with: e(title))
                 inner = Self.addingClass("arrow", toFirstOf: ["<path"], in: inner)

@@ -19,7 +19,9 @@ import Statechart
 ///
 /// Every arrow is one `<g class="transition">` (`initial` for initial markers,
 /// `transition default` for history defaults) after the states, carrying `data-source` and
-/// `data-target` (the state ids) and holding a `<path class="arrow">` and, when labelled, a
+/// `data-target` (the state ids), for a selectable transition `data-transition="S_K"` (the
+/// index of its source state and its index among that state's transitions, as the trace's
+/// `transition` lines count them), and holding a `<path class="arrow">` and, when labelled, a
 /// `<text class="event">`. ``graphviz(_:svg:active:)`` gives the same hooks to a layout made by
 /// Graphviz.
 ///
@@ -83,9 +85,14 @@ struct SVGWriter {
         out += "height=\"\(totalHeight)\" viewBox=\"0 0 \(totalWidth) \(totalHeight)\" "
         out += "font-family=\"sans-serif\" font-size=\"12\" role=\"img\" aria-label=\"\(e(d.name))\">\n"
         out += "<title>\(e(d.name))</title>\n"
-        out += "<defs><marker id=\"statechart-arrowhead\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
-        out += "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" "
-        out += "fill=\"#555555\"/></marker></defs>\n"
+        // Two arrowheads of a fixed size: grey, and blue for the arrows a run page marks `taken`.
+        out += "<defs>"
+        for (id, colour) in [("statechart-arrowhead", "#555555"), ("statechart-arrowhead-taken", "#1d4ed8")] {
+            out += "<marker id=\"\(id)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" "
+            out += "markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" "
+            out += "fill=\"\(colour)\" stroke=\"none\"/></marker>"
+        }
+        out += "</defs>\n"
         var open: [Int] = []
         for i in 1..<max(d.count, 1) {
             while let top = open.last, !d.isWithin(i, top) {
@@ -153,7 +160,7 @@ struct SVGWriter {
             var classes = arrow.kind == .historyDefault ? "transition default" : "transition"
             if arrow.edge.isInternal { classes += " internal" }
             out += "<g id=\"transition-\(arrow.key)\" class=\"\(classes)\" data-source=\"\(e(d.ids[arrow.source]))\" "
-            out += "data-target=\"\(e(d.ids[arrow.target]))\">"
+            out += "data-target=\"\(e(d.ids[arrow.target]))\"" + Self.transitionAttribute(arrow) + ">"
             out += "<path class=\"arrow\" d=\"\(Self.path(layout.points(r)))\""
             if arrow.edge.isInternal { out += " stroke-dasharray=\"5 3\"" }
             out += " marker-end=\"url(#statechart-arrowhead)\"/>"
@@ -169,6 +176,11 @@ struct SVGWriter {
             out += "</g>\n"
         }
         return out + "</g>\n"
+    }
+
+    /// ` data-transition="S_K"` for a selectable transition's arrow, else nothing.
+    static func transitionAttribute(_ arrow: DiagramChart.Arrow) -> String {
+        arrow.transitionKey.map { " data-transition=\"\($0)\"" } ?? ""
     }
 
     /// An SVG path through points, its corners rounded.
