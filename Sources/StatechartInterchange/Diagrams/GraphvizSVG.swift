@@ -61,11 +61,9 @@ struct GraphvizRewriter {
         }
         out += " role=\"img\" aria-label=\"\(e(d.name))\">\n<title>\(e(d.name))</title>"
         var body = Self.withoutComments(String(svg[svg.index(after: tagEnd)..<close.lowerBound]))
-        body = rewriteGroups(body)
-        var missing: [String] = []
-        for i in 1..<max(d.count, 1) where !body.contains("<g id=\"state-\(e(d.ids[i]))\" data-state=") {
-            missing.append(d.ids[i])
-        }
+        var found = Set<Int>()
+        body = rewriteGroups(body, found: &found)
+        let missing = (1..<max(d.count, 1)).filter { !found.contains($0) }.map { d.ids[$0] }
         if !missing.isEmpty {
             throw GraphvizOutputError(
                 "dot's output has no group for the state(s) \(missing.joined(separator: ", ")): "
@@ -74,7 +72,8 @@ struct GraphvizRewriter {
         return Self.asciiOnly(out + body) + "</svg>\n"
     }
 
-    private func rewriteGroups(_ body: String) -> String {
+    /// Rewrites the groups of states and arrows; `found` collects the states seen.
+    private func rewriteGroups(_ body: String, found: inout Set<Int>) -> String {
         var arrowsByKey: [String: DiagramChart.Arrow] = [:]
         for arrow in d.arrows { arrowsByKey[arrow.key] = arrow }
         let e = SVGDiagram.escape
@@ -90,6 +89,7 @@ struct GraphvizRewriter {
             let id = String(rest[start.upperBound..<idEnd])
             let content = rest[rest.index(after: openEnd)..<groupEnd.lowerBound]
             if let s = Self.stateIndex(id), s > 0, s < d.count {
+                found.insert(s)
                 var classes = d.stateClasses(s)
                 if active.contains(d.ids[s]) { classes += " active" }
                 out += "<g id=\"state-\(e(d.ids[s]))\" data-state=\"\(e(d.ids[s]))\" class=\"\(classes)\">"

@@ -46,6 +46,9 @@ struct SVGLayout {
         /// The label's centre, relative to the container's left edge.
         var labelX = 0
         var labelWidth = 0
+        /// The positions of its ends among the points of the edges they meet.
+        var startSlot = 0
+        var endSlot = 0
     }
 
     let d: DiagramChart
@@ -62,6 +65,8 @@ struct SVGLayout {
     var rowTop: [Int]
     var rowBottom: [Int]
     var routes: [Route] = []
+    /// The routes of each container.
+    var routesIn: [[Int]]
     /// The routes meeting each state's top and bottom edges, in the order of their points.
     var topEnds: [[Int]]
     var bottomEnds: [[Int]]
@@ -80,6 +85,7 @@ struct SVGLayout {
         rowBottom = Array(repeating: 0, count: n)
         topEnds = Array(repeating: [], count: n)
         bottomEnds = Array(repeating: [], count: n)
+        routesIn = Array(repeating: [], count: n)
         planRoutes()
         for i in stride(from: n - 1, through: 0, by: -1) { measure(i) }
         for i in 0..<n {
@@ -126,6 +132,7 @@ struct SVGLayout {
         var tops: [[(key: Int, route: Int, order: Int)]] = Array(repeating: [], count: d.count)
         var bottoms = tops
         for (r, route) in routes.enumerated() {
+            routesIn[route.container].append(r)
             let arrow = arrows[route.arrow]
             for (end, other, order) in [(route.start, arrow.target, 0), (route.end, arrow.source, 1)] {
                 switch end {
@@ -136,7 +143,11 @@ struct SVGLayout {
             }
         }
         func sorted(_ list: [(key: Int, route: Int, order: Int)]) -> [Int] {
-            list.sorted { ($0.key, $0.route, $0.order) < ($1.key, $1.route, $1.order) }.map(\.route)
+            let points = list.sorted { ($0.key, $0.route, $0.order) < ($1.key, $1.route, $1.order) }
+            for (slot, point) in points.enumerated() {
+                if point.order == 0 { routes[point.route].startSlot = slot } else { routes[point.route].endSlot = slot }
+            }
+            return points.map(\.route)
         }
         topEnds = tops.map(sorted)
         bottomEnds = bottoms.map(sorted)
@@ -151,14 +162,7 @@ struct SVGLayout {
         case .top(let b): (box, list) = (b, topEnds[b])
         case .bottom(let b): (box, list) = (b, bottomEnds[b])
         }
-        // A self-loop meets the same edge twice: its start is the first of its two points.
-        var index = 0
-        var seen = false
-        for (k, other) in list.enumerated() where other == r {
-            index = k
-            if isStart || seen { break }
-            seen = true
-        }
+        let index = isStart ? routes[r].startSlot : routes[r].endSlot
         var offset = width[box] * (index + 1) / (list.count + 1)
         var b = box
         while b != container, b > 0 {
@@ -185,7 +189,8 @@ struct SVGLayout {
             var lane = 0
         }
         var mine: [Placed] = []
-        for (r, route) in routes.enumerated() where route.container == container && route.above == above {
+        for r in routesIn[container] where routes[r].above == above {
+            let route = routes[r]
             let a = endX(route.start, route: r, isStart: true, in: container)
             let b = endX(route.end, route: r, isStart: false, in: container)
             let half = route.labelWidth / 2
@@ -262,7 +267,7 @@ struct SVGLayout {
         let below = lanesBelow > 0 ? lanesBelow * Self.laneHeight + Self.laneMargin : 0
         height[i] = rowBottom[i] + below + Self.padding
         var right = rowRight + (i == 0 ? Self.padding : side)
-        for route in routes where route.container == i {
+        for route in routesIn[i].map({ routes[$0] }) {
             right = max(right, route.labelX + route.labelWidth / 2 + Self.padding)
         }
         let minWidth = i == 0 ? 0 : Self.textWidth(label) + 2 * Self.padding
