@@ -2,11 +2,11 @@ import Foundation
 import Statechart
 import StatechartInterchange
 
-/// `statechart run FILE.scxml [EVENT…] [--trace] [--html OUT.html]`: runs a chart from the command
+/// `statechart run FILE.scxml [EVENT…] [--trace] [--html OUT.html [--layout L]]`: runs a chart from the command
 /// line, optionally writing a page that replays the run (``RunPage``).
 enum RunCommand {
     static let help = """
-        USAGE: statechart run FILE.scxml [EVENT…] [--trace] [--html OUT.html]
+        USAGE: statechart run FILE.scxml [EVENT…] [--trace] [--html OUT.html [--layout L]]
 
         Starts the chart (virtual time 0), prints its active atomic states, then sends each EVENT
         as an external event and prints the active atomic states after it. An argument of the form
@@ -18,12 +18,15 @@ enum RunCommand {
           --html OUT.html   Also write a self-contained page replaying the run: the chart drawn with
                             its active states highlighted, the steps with their trace, and buttons
                             and the arrow keys to step back and forth (open OUT.html#step=K for step K)
+          --layout L        How the page draws the chart: auto (the default: Graphviz when `dot` is on
+                            PATH, else the page's own boxes and arrows), graphviz (fails without
+                            dot) or boxes (never Graphviz)
           -h, --help        Show this help
         """
 
     static func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        switch ParsedArguments.forCommand(arguments, help: help, flags: ["trace"], options: ["html"]) {
+        switch ParsedArguments.forCommand(arguments, help: help, flags: ["trace"], options: ["html", "layout"]) {
         case .success(let p): parsed = p
         case .failure(let stop): return stop.status
         }
@@ -41,6 +44,10 @@ enum RunCommand {
         let htmlPath = parsed.options["html"]
         if htmlPath?.isEmpty == true {
             printError("--html needs an output file\n\n" + help)
+            return 2
+        }
+        guard let layout = RunPageLayout(rawValue: parsed.options["layout"] ?? "auto") else {
+            printError("--layout must be auto, graphviz or boxes\n\n" + help)
             return 2
         }
         var run = Run(printsTrace: parsed.flags.contains("trace"), recordsSteps: htmlPath != nil)
@@ -71,7 +78,13 @@ enum RunCommand {
             status = 1
         }
         if let htmlPath {
-            let page = RunPage.html(chart: chart, steps: run.steps)
+            let page: String
+            switch layout.page(chart: chart, steps: run.steps) {
+            case .success(let p): page = p
+            case .failure(let error):
+                printError("\(htmlPath): \(error.message)")
+                return 1
+            }
             do {
                 try page.write(to: URL(fileURLWithPath: htmlPath), atomically: true, encoding: .utf8)
             } catch {

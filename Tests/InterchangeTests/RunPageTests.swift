@@ -12,7 +12,9 @@ struct RunPageTests {
     /// An id with a quote, markup characters and a non-ASCII letter.
     static let oddID = "r\"2<é>&"
 
-    /// Nested states inside parallel regions, a history state, a final state and an odd id.
+    /// Nested states inside parallel regions, a history state, a final state and an odd id;
+    /// transitions going right and left, a self-loop, a compound state's arrow to its own state and
+    /// a guard (``RunPageArrowTests`` checks their arrows; the run sends none of their events).
     static let source = """
         <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" name="lab &amp; &lt;co&gt;" initial="idle">
           <state id="idle">
@@ -22,18 +24,22 @@ struct RunPageTests {
             <state id="left" initial="l1">
               <state id="l1">
                 <transition event="next" target="l2"/>
+                <transition event="again" target="l1"/>
               </state>
               <state id="l2" initial="l2a">
                 <onentry><raise event="bump"/></onentry>
                 <state id="l2a"/>
               </state>
+              <transition event="reset" target="l1"/>
             </state>
             <state id="right" initial="r1">
               <history id="right.h" type="deep"/>
               <state id="r1">
                 <transition event="bump" target="r&quot;2&lt;é&gt;&amp;"/>
               </state>
-              <state id="r&quot;2&lt;é&gt;&amp;"/>
+              <state id="r&quot;2&lt;é&gt;&amp;">
+                <transition event="back" cond="In('l2')" target="r1"/>
+              </state>
             </state>
             <transition event="finish" target="end"/>
           </parallel>
@@ -328,12 +334,11 @@ enum Browser {
     }
 
     /// Loads a page and returns the DOM after its scripts ran (`--dump-dom`), giving up after a minute.
-    static func dumpDOM(_ browser: String, url: String, profile: URL) throws -> String {
+    static func dumpDOM(_ browser: String, url: String, profile: URL, extraArguments: [String] = []) throws -> String {
         let process = Process()
         var arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + profile.path,
-            "--dump-dom", url,
-        ]
+        ] + extraArguments + ["--dump-dom", url]
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/timeout") {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
             arguments = ["60", browser] + arguments

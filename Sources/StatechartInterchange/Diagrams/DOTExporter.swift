@@ -23,6 +23,15 @@ public enum DOTExporter {
         return writer.write()
     }
 
+    /// The same `digraph` with an `id` on every state's node or cluster (`s<index>`) and on every
+    /// arrow (``DiagramChart/Arrow/key``), which `dot -Tsvg` copies onto the SVG groups it draws,
+    /// so that the run page can find them again (``SVGDiagram/graphvizInput(_:)``).
+    static func exportWithElementIDs(_ d: DiagramChart) -> String {
+        var writer = DOTWriter(d)
+        writer.writesElementIDs = true
+        return writer.write()
+    }
+
     /// The `digraph` of a typed machine with its attached children.
     ///
     /// - Throws: ``ChartError`` when the machine does not compile.
@@ -57,6 +66,8 @@ private struct DOTWriter {
     /// The node chart-wide transitions leave, when there are any.
     var anyStateNode: String?
     var taken: Set<String>
+    /// Whether nodes, clusters and edges carry an `id` attribute (for the run page).
+    var writesElementIDs = false
     var out = ""
 
     init(_ d: DiagramChart) {
@@ -150,6 +161,7 @@ private struct DOTWriter {
                 line("subgraph \(Self.quoted(clusterName[s]!)) {", depth: depth)
                 let activities = d.transitions[s].filter(\.isTargetless).map(\.activityLabel)
                 line(label(d.labels[s], activities: activities) + ";", depth: depth + 1)
+                if writesElementIDs { line("id=\"s\(s)\";", depth: depth + 1) }
                 var style = isRegion ? "rounded,dashed" : "rounded"
                 if d.highlighted.contains(s) { style += ",bold" }
                 line("style=\(Self.quoted(style));", depth: depth + 1)
@@ -180,6 +192,7 @@ private struct DOTWriter {
             attributes.append(d.kinds[s] == .final ? "style=bold" : "style=\"rounded,bold\"")
             attributes.append("color=blue")
         }
+        if writesElementIDs { attributes.append("id=\"s\(s)\"") }
         let list = attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]"
         line(Self.quoted(nodeName[s]!) + list + ";", depth: depth)
     }
@@ -197,22 +210,22 @@ private struct DOTWriter {
     // MARK: - Edges
 
     private mutating func writeEdges() {
-        for s in 0..<d.count {
-            if let initial = d.initial[s] {
+        for arrow in d.arrows {
+            let s = arrow.source
+            let target = arrow.target
+            switch arrow.kind {
+            case .initial, .historyDefault:
                 // From the compound's marker, or from the history state itself.
-                if let from = d.kinds[s].isHistory ? nodeName[s] : marker[s] {
-                    for target in initial.targets { edge(tail: from, from: s, to: target, initial, clipTail: false) }
+                if let from = arrow.kind == .historyDefault ? nodeName[s] : marker[s] {
+                    edge(tail: from, from: s, to: target, arrow, clipTail: false)
                 }
-            }
-            for t in d.transitions[s] where !t.isTargetless {
-                for target in t.targets {
-                    // An arrow leaving a cluster forwards (to a later state) starts from its last
-                    // node, so that Graphviz ranks the target and the label after the cluster.
-                    let forward = target >= d.ends[s]
-                    let tail = s == 0 ? anyStateNode : isCluster(s) ? (forward ? lastNode[s] : anchor[s]) : nodeName[s]
-                    guard let tail else { continue }
-                    edge(tail: tail, from: s, to: target, t, clipTail: true)
-                }
+            case .transition:
+                // An arrow leaving a cluster forwards (to a later state) starts from its last
+                // node, so that Graphviz ranks the target and the label after the cluster.
+                let forward = target >= d.ends[s]
+                let tail = s == 0 ? anyStateNode : isCluster(s) ? (forward ? lastNode[s] : anchor[s]) : nodeName[s]
+                guard let tail else { continue }
+                edge(tail: tail, from: s, to: target, arrow, clipTail: true)
             }
         }
     }
@@ -220,7 +233,8 @@ private struct DOTWriter {
     /// One arrow. An arrow leaving a cluster starts at its border (`ltail`) unless it goes to
     /// one of the cluster's own states; an arrow entering a cluster ends at its border (`lhead`)
     /// unless it comes from inside.
-    private mutating func edge(tail: String, from s: Int, to target: Int, _ t: DiagramChart.Edge, clipTail: Bool) {
+    private mutating func edge(tail: String, from s: Int, to target: Int, _ arrow: DiagramChart.Arrow, clipTail: Bool) {
+        let t = arrow.edge
         // An arrow entering a cluster backwards (from a later state) ends at its last node.
         let backward = clipTail && s >= d.ends[target]
         guard let head = isCluster(target) ? (backward ? lastNode[target] : anchor[target]) : nodeName[target] else {
@@ -235,6 +249,7 @@ private struct DOTWriter {
             attributes.append("lhead=" + Self.quoted(clusterName[target]!))
         }
         if t.isInternal { attributes.append("style=dashed") }
+        if writesElementIDs { attributes.append("id=" + Self.quoted(arrow.key)) }
         let list = attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]"
         line(Self.quoted(tail) + " -> " + Self.quoted(head) + list + ";", depth: 1)
     }

@@ -99,6 +99,87 @@ struct DiagramChart {
 
     var count: Int { ids.count }
 
+    /// One drawn arrow: a compound state's initial transition to one of its targets, a history
+    /// state's default, or a selectable transition to one of its targets (one arrow per target).
+    /// Targetless transitions are no arrows.
+    struct Arrow {
+        enum Kind { case initial, historyDefault, transition }
+        var kind: Kind
+        var source: Int
+        var target: Int
+        /// The transition's position in `transitions[source]` (`nil` for initial arrows).
+        var transition: Int?
+        var edge: Edge
+
+        /// A name for the arrow made of letters, digits and `_` only, unique in the chart:
+        /// `t<source>_<transition>_<target>` or `i<source>_<target>`. Both renderers use it, so a
+        /// Graphviz layout can be matched back to the chart's arrows.
+        /// `<source>_<transition>` for a selectable transition's arrows (`nil` for initial
+        /// arrows): the value of their `data-transition` attribute in the SVG diagrams, the same
+        /// for every target of one transition.
+        var transitionKey: String? { transition.map { "\(source)_\($0)" } }
+
+        var key: String {
+            if let k = transition { return "t\(source)_\(k)_\(target)" }
+            return "i\(source)_\(target)"
+        }
+    }
+
+    /// Every arrow, state by state in document order: a state's initial (or default) arrows
+    /// first, then its transitions' arrows in document order. The DOT writer writes its edges in
+    /// this order.
+    var arrows: [Arrow] {
+        var result: [Arrow] = []
+        for s in 0..<count {
+            if let initial = initial[s] {
+                let kind: Arrow.Kind = kinds[s].isHistory ? .historyDefault : .initial
+                for target in initial.targets {
+                    result.append(Arrow(kind: kind, source: s, target: target, transition: nil, edge: initial))
+                }
+            }
+            for (k, t) in transitions[s].enumerated() {
+                for target in t.targets {
+                    result.append(Arrow(kind: .transition, source: s, target: target, transition: k, edge: t))
+                }
+            }
+        }
+        return result
+    }
+
+    /// The CSS classes of a state's group in the SVG diagrams: `state`, then `region` for a
+    /// parallel state's child, then its kind (`atomic`, `compound`, `parallel`, `final`,
+    /// `history shallow`, `history deep`).
+    func stateClasses(_ i: Int) -> String {
+        let word: String
+        switch kinds[i] {
+        case .atomic: word = "atomic"
+        case .compound: word = "compound"
+        case .parallel: word = "parallel"
+        case .final: word = "final"
+        case .shallowHistory: word = "history shallow"
+        case .deepHistory: word = "history deep"
+        }
+        let isRegion = parents[i] >= 0 && kinds[parents[i]] == .parallel
+        return "state " + (isRegion ? "region " : "") + word
+    }
+
+    /// The tooltip of a state in the SVG diagrams: its id, then its transitions.
+    func tooltip(_ i: Int) -> String {
+        var lines = [ids[i]]
+        for edge in transitions[i] {
+            if edge.isTargetless {
+                lines.append(edge.activityLabel)
+            } else {
+                let targets = edge.targets.map { ids[$0] }.joined(separator: " ")
+                lines.append((edge.label.isEmpty ? "" : edge.label + " ") + "→ " + targets)
+            }
+        }
+        if let initial = initial[i], !initial.targets.isEmpty {
+            lines.append("initial → " + initial.targets.map { ids[$0] }.joined(separator: " "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// Whether `a` is `b` or one of its descendants.
     func isWithin(_ a: Int, _ b: Int) -> Bool { a >= b && a < ends[b] }
 

@@ -1,7 +1,8 @@
 import Statechart
 
 /// A self-contained HTML page that replays a run of a chart: the chart drawn as inline SVG
-/// (``SVGDiagram``) with the active states highlighted, the list of steps with what the
+/// with its transitions as labelled arrows and the active states highlighted (by
+/// ``SVGDiagram``'s own layout, or laid out by Graphviz with ``html(chart:steps:title:graphvizSVG:)``), the list of steps with what the
 /// interpreter did in each (from its trace), and buttons and the ← and → keys to step back and
 /// forth. The page needs no network: its style sheet and script are inline and it uses the
 /// browser's default fonts.
@@ -9,7 +10,9 @@ import Statechart
 /// The page opens at the step named by a `#step=K` fragment (0 is the first step), else at the
 /// first step, and keeps the fragment up to date as the reader steps. The run is embedded as
 /// JSON in a `<script type="application/json" id="run-data">` element:
-/// `{"chart": NAME, "steps": [{"label": …, "note": … or null, "trace": [LINE…], "active": [ID…]}…]}`.
+/// `{"chart": NAME, "steps": [{"label": …, "note": … or null, "trace": [LINE…], "active": [ID…],
+/// "taken": [KEY…]}…]}`, where `taken` lists the `data-transition` keys of the transitions the
+/// step took: the page marks their arrows with the class `taken`.
 ///
 /// ```swift
 /// var instance = ChartInstance(chart: chart, context: SCXMLContext())
@@ -73,9 +76,27 @@ public enum RunPage {
     public static func html<Event, Context>(
         chart: Chart<Event, Context>, steps: [Step], title: String? = nil
     ) -> String {
+        page(chart: chart, steps: steps, title: title, diagram: SVGDiagram.svg(chart, active: Set(steps.first?.activeStates ?? [])))
+    }
+
+    /// The page with the chart laid out by Graphviz: `graphvizSVG` is what `dot -Tsvg` made of
+    /// ``SVGDiagram/graphvizInput(_:)`` (see ``SVGDiagram/graphviz(_:svg:active:)``). The page's
+    /// highlighting and stepping work as on the page of ``html(chart:steps:title:)``.
+    ///
+    /// - Throws: ``GraphvizOutputError`` when `graphvizSVG` is not `dot`'s drawing of this chart.
+    public static func html<Event, Context>(
+        chart: Chart<Event, Context>, steps: [Step], title: String? = nil, graphvizSVG: String
+    ) throws(GraphvizOutputError) -> String {
+        let first = Set(steps.first?.activeStates ?? [])
+        let diagram = try SVGDiagram.graphviz(chart, svg: graphvizSVG, active: first)
+        return page(chart: chart, steps: steps, title: title, diagram: diagram)
+    }
+
+    private static func page<Event, Context>(
+        chart: Chart<Event, Context>, steps: [Step], title: String?, diagram: String
+    ) -> String {
         let e = SVGDiagram.escape
         let pageTitle = title ?? (chart.name.isEmpty ? "statechart run" : chart.name)
-        let first = Set(steps.first?.activeStates ?? [])
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<title>\(e(pageTitle))</title>\n<style>\n\(style)</style>\n</head>\n"
@@ -85,7 +106,7 @@ public enum RunPage {
         out += "<button type=\"button\" id=\"next\" title=\"Next step (&#x2192;)\">Forward &#x2192;</button>"
         out += "</nav>\n<p class=\"hint\">Keys: &#x2190; and &#x2192; step back and forth.</p>\n</header>\n"
         out += "<main>\n<section class=\"diagram\">\n"
-        out += SVGDiagram.svg(chart, active: first)
+        out += diagram
         out += "</section>\n<section class=\"run\">\n<ol id=\"steps\">\n"
         for (k, step) in steps.enumerated() {
             out += "<li id=\"step-\(k)\" data-step=\"\(k)\" class=\"step\(k == 0 ? " current" : "")\">"
@@ -100,7 +121,9 @@ public enum RunPage {
             out += "</p></li>\n"
         }
         out += "</ol>\n</section>\n</main>\n"
-        out += "<script type=\"application/json\" id=\"run-data\">" + json(chart: chart.name, steps: steps) + "</script>\n"
+        let taken = steps.map { takenTransitions($0, chart: chart) }
+        out += "<script type=\"application/json\" id=\"run-data\">" + json(chart: chart.name, steps: steps, taken: taken)
+        out += "</script>\n"
         out += "<script>\n\(script)</script>\n</body>\n</html>\n"
         return out
     }
@@ -122,15 +145,28 @@ public enum RunPage {
         }
     }
 
+    /// The `data-transition` keys (``DiagramChart/Arrow/transitionKey``) of the transitions a
+    /// step took, from its trace's `transition` lines, in order and without repeats.
+    static func takenTransitions<Event, Context>(_ step: Step, chart: Chart<Event, Context>) -> [String] {
+        var keys: [String] = []
+        for line in step.trace {
+            guard case .transition(let source, let ordinal, _) = line, let s = chart.state(withID: source) else { continue }
+            let key = "\(s.index)_\(ordinal)"
+            if !keys.contains(key) { keys.append(key) }
+        }
+        return keys
+    }
+
     /// The embedded run, as JSON safe inside a `<script>` element.
-    static func json(chart: String, steps: [Step]) -> String {
+    static func json(chart: String, steps: [Step], taken: [[String]]) -> String {
         var out = "{\"chart\":" + jsonString(chart) + ",\"steps\":["
         for (k, step) in steps.enumerated() {
             if k > 0 { out += "," }
             out += "\n{\"label\":" + jsonString(step.label)
             out += ",\"note\":" + (step.note.map(jsonString) ?? "null")
             out += ",\"trace\":[" + step.trace.map { jsonString($0.description) }.joined(separator: ",") + "]"
-            out += ",\"active\":[" + step.activeStates.map(jsonString).joined(separator: ",") + "]}"
+            out += ",\"active\":[" + step.activeStates.map(jsonString).joined(separator: ",") + "]"
+            out += ",\"taken\":[" + taken[k].map(jsonString).joined(separator: ",") + "]}"
         }
         return out + "]}"
     }
@@ -179,11 +215,18 @@ public enum RunPage {
         .t-raise, .t-send { color: #6b21a8; }
         .t-error { color: #b91c1c; font-weight: bold; }
         .active-list { margin: 2px 0; font-size: 12px; color: #57606a; }
+        svg.statechart { display: block; max-width: 100%; height: auto; }
         svg.statechart g.state > .frame { transition: fill 0.15s, stroke 0.15s; }
         svg.statechart g.state.active > .frame { fill: #eff6ff; stroke: #1d4ed8; stroke-width: 2.5px; }
         svg.statechart g.state.atomic.active > .frame, svg.statechart g.state.final.active > .frame { fill: #bfdbfe; }
         svg.statechart g.state.active > .inner { stroke: #1d4ed8; }
         svg.statechart g.state.active > .label { fill: #1e3a8a; font-weight: bold; }
+        svg.statechart g.transition.taken .arrow { stroke: #1d4ed8; stroke-width: 2.5px; }
+        svg.statechart:not(.graphviz) g.transition.taken .arrow { marker-end: url(#statechart-arrowhead-taken); }
+        svg.statechart g.transition.taken polygon { fill: #1d4ed8; stroke: #1d4ed8; }
+        svg.statechart g.transition.taken .event { fill: #1d4ed8; font-weight: bold; }
+        svg.statechart g.transition:hover .arrow { stroke: #1d4ed8; stroke-width: 2px; }
+        svg.statechart g.transition:hover .event { fill: #1d4ed8; }
 
         """
 
@@ -193,6 +236,7 @@ public enum RunPage {
           var data = JSON.parse(document.getElementById("run-data").textContent);
           var steps = data.steps;
           var groups = document.querySelectorAll("svg.statechart g[data-state]");
+          var arrows = document.querySelectorAll("svg.statechart g[data-transition]");
           var items = document.querySelectorAll("#steps > li");
           var prev = document.getElementById("prev");
           var next = document.getElementById("next");
@@ -206,6 +250,10 @@ public enum RunPage {
             var active = new Set(steps[k].active);
             for (var i = 0; i < groups.length; i++) {
               groups[i].classList.toggle("active", active.has(groups[i].getAttribute("data-state")));
+            }
+            var taken = new Set(steps[k].taken || []);
+            for (var t = 0; t < arrows.length; t++) {
+              arrows[t].classList.toggle("taken", taken.has(arrows[t].getAttribute("data-transition")));
             }
             for (var j = 0; j < items.length; j++) { items[j].classList.toggle("current", j === k); }
             document.body.setAttribute("data-step", String(k));

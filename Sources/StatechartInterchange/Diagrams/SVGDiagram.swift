@@ -9,7 +9,21 @@ import Statechart
 /// - A compound state is a rounded rectangle around its children, which are packed in rows
 ///   (a roughly square grid, in document order) under its label.
 /// - A parallel state puts its regions side by side, each with a dashed border.
-/// - Transitions are not drawn as arrows; each state's `<title>` (its tooltip) lists them.
+/// - A compound state's initial transition is a dot with a short arrow into its initial state.
+/// - Every other transition is an arrow per target, labelled `event [guard] / actions`: it leaves
+///   its source and enters its target vertically and runs between them on a lane above the row
+///   of states (arrows going right, self-loops, arrows between a compound state and its own
+///   states) or below it (arrows going left), so that no arrow crosses a sibling and no two
+///   labels overlap (``SVGLayout``). History defaults are unlabelled arrows; transitions declared
+///   internal are dashed; targetless transitions are listed in their state's tooltip.
+///
+/// Every arrow is one `<g class="transition">` (`initial` for initial markers,
+/// `transition default` for history defaults) after the states, carrying `data-source` and
+/// `data-target` (the state ids), for a selectable transition `data-transition="S_K"` (the
+/// index of its source state and its index among that state's transitions, as the trace's
+/// `transition` lines count them), and holding a `<path class="arrow">` and, when labelled, a
+/// `<text class="event">`. ``graphviz(_:svg:active:)`` gives the same hooks to a layout made by
+/// Graphviz.
 ///
 /// Every state except the root is one `<g class="state KIND">` element carrying
 /// `id="state-ID"` and `data-state="ID"`, with its children's groups nested inside it, so a
@@ -26,7 +40,7 @@ public enum SVGDiagram {
     public static func svg<Event, Context>(_ chart: Chart<Event, Context>, active: Set<String> = []) -> String {
         let d = DiagramChart(chart)
         let layout = SVGLayout(d)
-        return layout.write(active: active)
+        return SVGWriter(layout: layout).write(active: active)
     }
 
     /// Escapes text for XML and HTML content and attribute values: `&`, `<`, `>`, `"` and `'`
@@ -57,146 +71,28 @@ public enum SVGDiagram {
     }
 }
 
-/// Sizes and positions of every state, computed without recursion (the nesting comes from a
-/// document): sizes from the last state to the first (children have larger indices than their
-/// parent), positions from the first to the last.
-struct SVGLayout {
-    static let charWidth = 7
-    static let atomicHeight = 36
-    static let minAtomicWidth = 72
-    static let historySize = 26
-    static let header = 24
-    static let padding = 10
-    static let gap = 12
-
-    let d: DiagramChart
-    var width: [Int]
-    var height: [Int]
-    /// Position relative to the parent's top-left corner.
-    var relX: [Int]
-    var relY: [Int]
-    /// Absolute position.
-    var x: [Int]
-    var y: [Int]
-
-    init(_ d: DiagramChart) {
-        self.d = d
-        let n = d.count
-        width = Array(repeating: 0, count: n)
-        height = Array(repeating: 0, count: n)
-        relX = Array(repeating: 0, count: n)
-        relY = Array(repeating: 0, count: n)
-        x = Array(repeating: 0, count: n)
-        y = Array(repeating: 0, count: n)
-        for i in stride(from: n - 1, through: 0, by: -1) { measure(i) }
-        for i in 0..<n {
-            let p = d.parents[i]
-            x[i] = p < 0 ? 0 : x[p] + relX[i]
-            y[i] = p < 0 ? 0 : y[p] + relY[i]
-        }
-    }
-
-    static func textWidth(_ s: String) -> Int { s.count * charWidth }
-
-    private func isContainer(_ i: Int) -> Bool { i == 0 || !d.children[i].isEmpty }
-
-    private mutating func measure(_ i: Int) {
-        let label = d.labels[i]
-        switch d.kinds[i] {
-        case .shallowHistory, .deepHistory:
-            width[i] = Self.historySize
-            height[i] = Self.historySize
-            return
-        default: break
-        }
-        let children = d.children[i]
-        if children.isEmpty {
-            width[i] = max(Self.minAtomicWidth, Self.textWidth(label) + 24)
-            height[i] = Self.atomicHeight
-            return
-        }
-        let top = i == 0 ? Self.padding : Self.header
-        let minWidth = i == 0 ? 0 : Self.textWidth(label) + 2 * Self.padding
-        if d.kinds[i] == .parallel {
-            // Regions side by side, all as tall as the tallest.
-            let tallest = children.map { height[$0] }.max() ?? 0
-            var cx = Self.padding
-            for c in children {
-                relX[c] = cx
-                relY[c] = top
-                height[c] = tallest
-                cx += width[c] + Self.gap
-            }
-            width[i] = max(minWidth, cx - Self.gap + Self.padding)
-            height[i] = top + tallest + Self.padding
-            return
-        }
-        // A roughly square grid, filled row by row in document order.
-        var columns = 1
-        while columns * columns < children.count { columns += 1 }
-        var cy = top
-        var widest = 0
-        var row = 0
-        while row * columns < children.count {
-            let members = children[(row * columns)..<min(children.count, (row + 1) * columns)]
-            var cx = Self.padding
-            var rowHeight = 0
-            for c in members {
-                relX[c] = cx
-                // History circles sit in the middle of a row's first line.
-                relY[c] = cy
-                cx += width[c] + Self.gap
-                rowHeight = max(rowHeight, height[c])
-            }
-            widest = max(widest, cx - Self.gap)
-            cy += rowHeight + Self.gap
-            row += 1
-        }
-        width[i] = max(minWidth, widest + Self.padding)
-        height[i] = cy - Self.gap + Self.padding
-    }
-
-    private func kindName(_ i: Int) -> String {
-        if d.parents[i] >= 0, d.kinds[d.parents[i]] == .parallel { return "region " + kindWord(i) }
-        return kindWord(i)
-    }
-
-    private func kindWord(_ i: Int) -> String {
-        switch d.kinds[i] {
-        case .atomic: return "atomic"
-        case .compound: return "compound"
-        case .parallel: return "parallel"
-        case .final: return "final"
-        case .shallowHistory: return "history shallow"
-        case .deepHistory: return "history deep"
-        }
-    }
-
-    /// The tooltip of a state: its id, then its transitions.
-    private func title(_ i: Int) -> String {
-        var lines = [d.ids[i]]
-        for edge in d.transitions[i] {
-            if edge.isTargetless {
-                lines.append(edge.activityLabel)
-            } else {
-                let targets = edge.targets.map { d.ids[$0] }.joined(separator: " ")
-                lines.append((edge.label.isEmpty ? "" : edge.label + " ") + "→ " + targets)
-            }
-        }
-        if let initial = d.initial[i], !initial.targets.isEmpty {
-            lines.append("initial → " + initial.targets.map { d.ids[$0] }.joined(separator: " "))
-        }
-        return lines.joined(separator: "\n")
-    }
+/// Writes the `<svg>` of an ``SVGLayout``: the states' nested groups, then the arrows.
+struct SVGWriter {
+    let layout: SVGLayout
+    var d: DiagramChart { layout.d }
 
     func write(active: Set<String>) -> String {
         let e = SVGDiagram.escape
+        let (x, y, width, height) = (layout.x, layout.y, layout.width, layout.height)
         let totalWidth = max(width.first ?? 0, 40)
         let totalHeight = max(height.first ?? 0, 20)
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"statechart\" width=\"\(totalWidth)\" "
         out += "height=\"\(totalHeight)\" viewBox=\"0 0 \(totalWidth) \(totalHeight)\" "
         out += "font-family=\"sans-serif\" font-size=\"12\" role=\"img\" aria-label=\"\(e(d.name))\">\n"
         out += "<title>\(e(d.name))</title>\n"
+        // Two arrowheads of a fixed size: grey, and blue for the arrows a run page marks `taken`.
+        out += "<defs>"
+        for (id, colour) in [("statechart-arrowhead", "#555555"), ("statechart-arrowhead-taken", "#1d4ed8")] {
+            out += "<marker id=\"\(id)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" "
+            out += "markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" "
+            out += "fill=\"\(colour)\" stroke=\"none\"/></marker>"
+        }
+        out += "</defs>\n"
         var open: [Int] = []
         for i in 1..<max(d.count, 1) {
             while let top = open.last, !d.isWithin(i, top) {
@@ -205,10 +101,10 @@ struct SVGLayout {
             }
             let indent = String(repeating: "  ", count: open.count)
             let id = d.ids[i]
-            var classes = "state " + kindName(i)
+            var classes = d.stateClasses(i)
             if active.contains(id) { classes += " active" }
             out += indent + "<g id=\"state-\(e(id))\" data-state=\"\(e(id))\" class=\"\(classes)\">"
-            out += "<title>\(e(title(i)))</title>"
+            out += "<title>\(e(d.tooltip(i)))</title>"
             let (sx, sy, w, h) = (x[i], y[i], width[i], height[i])
             switch d.kinds[i] {
             case .shallowHistory, .deepHistory:
@@ -223,8 +119,8 @@ struct SVGLayout {
                     out += "<rect class=\"inner\" x=\"\(sx + 3)\" y=\"\(sy + 3)\" width=\"\(w - 6)\" height=\"\(h - 6)\" "
                     out += "rx=\"6\" ry=\"6\" fill=\"none\" stroke=\"#555555\"/>"
                 }
-                if isContainer(i) {
-                    out += "<text class=\"label\" x=\"\(sx + Self.padding)\" y=\"\(sy + 16)\" font-weight=\"bold\">"
+                if layout.isContainer(i) {
+                    out += "<text class=\"label\" x=\"\(sx + SVGLayout.padding)\" y=\"\(sy + 16)\" font-weight=\"bold\">"
                     out += "\(e(d.labels[i]))</text>"
                 } else {
                     out += "<text class=\"label\" x=\"\(sx + w / 2)\" y=\"\(sy + h / 2 + 4)\" text-anchor=\"middle\">"
@@ -242,7 +138,76 @@ struct SVGLayout {
             open.removeLast()
             out += String(repeating: "  ", count: open.count) + "</g>\n"
         }
+        out += writeArrows()
         out += "</svg>\n"
         return out
+    }
+
+    /// The arrows: initial markers, then the routed arrows, each label beside its own line on a
+    /// light backing.
+    private func writeArrows() -> String {
+        let e = SVGDiagram.escape
+        var out = "<g class=\"transitions\" fill=\"none\" stroke=\"#555555\">\n"
+        for arrow in layout.arrows where arrow.kind == .initial {
+            let t = arrow.target
+            let (tx, ty) = (layout.x[t], layout.y[t] + min(12, layout.height[t] / 2))
+            out += "<g class=\"initial\" data-source=\"\(e(d.ids[arrow.source]))\" data-target=\"\(e(d.ids[t]))\">"
+            out += "<circle cx=\"\(tx - 15)\" cy=\"\(ty)\" r=\"3.5\" fill=\"#555555\" stroke=\"none\"/>"
+            out += "<path class=\"arrow\" d=\"M\(tx - 11),\(ty) H\(tx)\" marker-end=\"url(#statechart-arrowhead)\"/></g>\n"
+        }
+        for (r, route) in layout.routes.enumerated() {
+            let arrow = layout.arrows[route.arrow]
+            var classes = arrow.kind == .historyDefault ? "transition default" : "transition"
+            if arrow.edge.isInternal { classes += " internal" }
+            out += "<g id=\"transition-\(arrow.key)\" class=\"\(classes)\" data-source=\"\(e(d.ids[arrow.source]))\" "
+            out += "data-target=\"\(e(d.ids[arrow.target]))\"" + Self.transitionAttribute(arrow) + ">"
+            out += "<path class=\"arrow\" d=\"\(Self.path(layout.points(r)))\""
+            if arrow.edge.isInternal { out += " stroke-dasharray=\"5 3\"" }
+            out += " marker-end=\"url(#statechart-arrowhead)\"/>"
+            let label = arrow.edge.label
+            if !label.isEmpty {
+                let box = layout.labelBox(route)
+                out += "<rect class=\"event-backing\" x=\"\(box.x)\" y=\"\(box.y)\" width=\"\(box.width)\" "
+                out += "height=\"\(box.height)\" rx=\"3\" fill=\"#ffffff\" fill-opacity=\"0.85\" stroke=\"none\"/>"
+                out += "<text class=\"event\" x=\"\(box.x + box.width / 2)\" y=\"\(box.y + 10)\" text-anchor=\"middle\" "
+                out += "font-size=\"11\" "
+                out += "fill=\"#1f2328\" stroke=\"none\">\(e(label))</text>"
+            }
+            out += "</g>\n"
+        }
+        return out + "</g>\n"
+    }
+
+    /// ` data-transition="S_K"` for a selectable transition's arrow, else nothing.
+    static func transitionAttribute(_ arrow: DiagramChart.Arrow) -> String {
+        arrow.transitionKey.map { " data-transition=\"\($0)\"" } ?? ""
+    }
+
+    /// An SVG path through points, its corners rounded.
+    static func path(_ points: [(x: Int, y: Int)]) -> String {
+        guard let first = points.first else { return "" }
+        var out = "M\(first.x),\(first.y)"
+        for k in 1..<points.count {
+            let p = points[k]
+            guard k + 1 < points.count else {
+                out += " L\(p.x),\(p.y)"
+                break
+            }
+            let (a, b) = (points[k - 1], points[k + 1])
+            let r = min(6, Self.length(a, p) / 2, Self.length(p, b) / 2)
+            let before = Self.towards(p, a, r)
+            let after = Self.towards(p, b, r)
+            out += " L\(before.x),\(before.y) Q\(p.x),\(p.y) \(after.x),\(after.y)"
+        }
+        return out
+    }
+
+    private static func length(_ a: (x: Int, y: Int), _ b: (x: Int, y: Int)) -> Int {
+        abs(a.x - b.x) + abs(a.y - b.y)
+    }
+
+    /// The point `r` from `p` towards `q` (the segments are horizontal or vertical).
+    private static func towards(_ p: (x: Int, y: Int), _ q: (x: Int, y: Int), _ r: Int) -> (x: Int, y: Int) {
+        (p.x + r * (q.x - p.x).signum(), p.y + r * (q.y - p.y).signum())
     }
 }
