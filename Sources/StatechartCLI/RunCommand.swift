@@ -52,24 +52,30 @@ enum RunCommand {
         }
         var run = Run(printsTrace: parsed.flags.contains("trace"), recordsSteps: htmlPath != nil)
         var instance = ChartInstance(chart: chart, context: SCXMLContext())
-        instance.isTracing = run.printsTrace || run.recordsSteps
+        // Always traced: `<log>` output is printed whether or not --trace asks for the rest.
+        instance.isTracing = true
         var status: Int32 = 0
         do {
-            try instance.start()
-            run.report("start", &instance, note: nil)
+            // Execution errors are part of a chart's run (SCXML raises them as error.execution
+            // events, which the chart may handle): reported beside the step, not fatal.
+            var failures: [String] = []
+            do { try instance.start() } catch .executionFailed(let messages) { failures = messages }
+            run.report("start", &instance, note: Self.note(nil, failures))
             for input in parsed.positionals.dropFirst() {
+                failures = []
                 if input.hasPrefix("+") {
                     guard let delay = RunCommand.delay(String(input.dropFirst())) else {
                         printError("'\(input)' is not a delay such as +500ms or +1.5s")
                         return 2
                     }
-                    try instance.advance(by: delay)
-                    run.report(input, &instance, note: nil)
+                    do { try instance.advance(by: delay) } catch .executionFailed(let messages) { failures = messages }
+                    run.report(input, &instance, note: Self.note(nil, failures))
                 } else if !instance.isRunning {
                     run.report(input, &instance, note: "ignored: the machine has finished")
                 } else {
-                    let handled = try instance.send(input)
-                    run.report(input, &instance, note: handled ? nil : "no transition")
+                    var handled = true
+                    do { handled = try instance.send(input) } catch .executionFailed(let messages) { failures = messages }
+                    run.report(input, &instance, note: Self.note(handled ? nil : "no transition", failures))
                 }
             }
         } catch {
@@ -121,11 +127,21 @@ enum RunCommand {
         }
 
         private func printTrace(_ instance: inout ChartInstance<String, SCXMLContext>) {
-            if printsTrace {
-                for step in instance.trace { print("  \(step)") }
+            for step in instance.trace {
+                if printsTrace {
+                    print("  \(step)")
+                } else if case .log(let line) = step {
+                    print("  log: \(line)")
+                }
             }
             instance.trace.removeAll()
         }
+    }
+
+    /// The note beside a step: what happened, and the execution errors the step raised.
+    static func note(_ text: String?, _ failures: [String]) -> String? {
+        let parts = (text.map { [$0] } ?? []) + failures.map { "error.execution: " + $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     /// `500ms`, `1.5s`: parsed like an SCXML `delay`.

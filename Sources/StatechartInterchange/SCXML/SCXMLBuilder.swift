@@ -217,7 +217,8 @@ struct SCXMLBuilder {
     }
 
     private func checkTransition(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Item {
-        let events = try attributes.tokens("event")
+        // `.*` is the wildcard written as a suffix of the empty name: the same as `*`.
+        let events = try attributes.tokens("event")?.map { $0 == ".*" ? "*" : $0 }
         for token in events ?? [] where !Self.isEventDescriptorToken(token) {
             throw attributes.invalid(
                 "event", token,

@@ -24,13 +24,15 @@ enum SCXMLEventBinding {
     /// The SCXML Event I/O processor's type URI.
     static let scxmlProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 
-    /// Declares `_sessionid`, `_name` and `_ioprocessors` (read-only) for a new session.
+    /// Declares `_sessionid`, `_name`, `_ioprocessors` and `_event` (read-only) for a new session.
     static func declareSystemVariables(sessionID: String, name: String, in data: inout ECMAScriptDataModel) throws(ScriptError) {
         try data.declare("_sessionid", .string(sessionID), readOnly: true)
         try data.declare("_name", .string(name), readOnly: true)
         let location: DataValue = ["location": .string("#_scxml_" + sessionID)]
         try data.declare(
             "_ioprocessors", .object(DataObject([(scxmlProcessor, location), ("scxml", location)])), readOnly: true)
+        // Declared but unbound until the first event (W3C 319): `_event` reads as undefined.
+        try data.bindEvent(.undefined)
     }
 }
 
