@@ -58,7 +58,7 @@ enum PathsCommand {
             printError("\(file): \(error.description)")
             return 1
         }
-        let result = PathExplorer.explore(from: instance, alphabet: chart.descriptorEventNames(), limit: limit)
+        let result = PathExplorer.explore(from: instance, alphabet: chart.descriptorEventNames().map { SCXMLEvent($0) }, limit: limit)
         let paths = parsed.flags.contains("all") ? result.shortestPaths : result.coveringPaths
         let base = url.deletingPathExtension().lastPathComponent
         let dir = URL(fileURLWithPath: out)
@@ -83,13 +83,13 @@ enum PathsCommand {
     }
 
     /// A scenario in the format of the conformance suites.
-    static func scenarioJSON(_ path: PathExplorer<String, SCXMLContext>.Path) -> String {
+    static func scenarioJSON(_ path: PathExplorer<SCXMLEvent, SCXMLContext>.Path) -> String {
         func list(_ ids: [String]) -> String { "[" + ids.map(quoted).joined(separator: ", ") + "]" }
         var steps: [String] = []
         for (step, configuration) in zip(path.steps, path.configurations) {
             switch step {
-            case .send(let name):
-                steps.append("    {\"event\": {\"name\": \(quoted(name))}, \"nextConfiguration\": \(list(configuration))}")
+            case .send(let event):
+                steps.append("    {\"event\": {\"name\": \(quoted(event.name))}, \"nextConfiguration\": \(list(configuration))}")
             case .wait(let d):
                 let (seconds, attoseconds) = d.components
                 let ms = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000

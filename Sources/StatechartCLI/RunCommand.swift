@@ -9,9 +9,11 @@ enum RunCommand {
         USAGE: statechart run FILE.scxml [EVENT…] [--trace] [--html OUT.html [--layout L]]
 
         Starts the chart (virtual time 0), prints its active atomic states, then sends each EVENT
-        as an external event and prints the active atomic states after it. An argument of the form
-        +DELAY (for example +500ms or +1.5s) advances the virtual clock instead, firing the delayed
-        sends that fall due.
+        as an external event and prints the active atomic states after it. An EVENT of the form
+        NAME=JSON carries data, which the chart reads as _event.data (for example
+        'go={"x": 1}'). An argument of the form +DELAY (for example +500ms or +1.5s) advances the
+        virtual clock instead, firing the delayed sends that fall due. <log> lines are printed as
+        they run, and execution errors beside the step that raised them.
 
         Options:
           --trace           Also print what the interpreter did (exits, entries, actions, events)
@@ -73,8 +75,12 @@ enum RunCommand {
                 } else if !instance.isRunning {
                     run.report(input, &instance, note: "ignored: the machine has finished")
                 } else {
+                    guard let event = Self.event(input) else {
+                        printError("'\(input)' is not an event: NAME, or NAME=JSON for an event with data")
+                        return 2
+                    }
                     var handled = true
-                    do { handled = try instance.send(input) } catch .executionFailed(let messages) { failures = messages }
+                    do { handled = try instance.send(event) } catch .executionFailed(let messages) { failures = messages }
                     run.report(input, &instance, note: Self.note(handled ? nil : "no transition", failures))
                 }
             }
@@ -108,7 +114,7 @@ enum RunCommand {
         var steps: [RunPage.Step] = []
 
         mutating func report(
-            _ label: String, _ instance: inout ChartInstance<String, SCXMLContext>, note: String?
+            _ label: String, _ instance: inout ChartInstance<SCXMLEvent, SCXMLContext>, note: String?
         ) {
             if recordsSteps { steps.append(RunPage.Step(label: label, instance: instance, note: note)) }
             printTrace(&instance)
@@ -119,14 +125,14 @@ enum RunCommand {
         }
 
         /// After an error: prints the trace so far and records it as a last step.
-        mutating func recordFailure(_ instance: inout ChartInstance<String, SCXMLContext>, message: String) {
+        mutating func recordFailure(_ instance: inout ChartInstance<SCXMLEvent, SCXMLContext>, message: String) {
             if recordsSteps, !instance.trace.isEmpty || steps.isEmpty {
                 steps.append(RunPage.Step(label: "error", instance: instance, note: message))
             }
             printTrace(&instance)
         }
 
-        private func printTrace(_ instance: inout ChartInstance<String, SCXMLContext>) {
+        private func printTrace(_ instance: inout ChartInstance<SCXMLEvent, SCXMLContext>) {
             for step in instance.trace {
                 if printsTrace {
                     print("  \(step)")
@@ -142,6 +148,15 @@ enum RunCommand {
     static func note(_ text: String?, _ failures: [String]) -> String? {
         let parts = (text.map { [$0] } ?? []) + failures.map { "error.execution: " + $0 }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// `go` or `go={"x": 1}`: an external event, with the JSON after the first `=` as its data
+    /// (`_event.data`); `nil` when that is not JSON.
+    static func event(_ argument: String) -> SCXMLEvent? {
+        guard let equals = argument.firstIndex(of: "=") else { return SCXMLEvent(argument) }
+        let json = Data(argument[argument.index(after: equals)...].utf8)
+        guard let data = try? JSONDecoder().decode(DataValue.self, from: json) else { return nil }
+        return SCXMLEvent(String(argument[..<equals]), data: data)
     }
 
     /// `500ms`, `1.5s`: parsed like an SCXML `delay`.

@@ -51,4 +51,23 @@ struct CommandLineDataTests {
         #expect(r.stdout.contains("start → b"))
         #expect(r.stdout.contains("go → pass (final)"))
     }
+
+    @Test("R83: run sends NAME=JSON as an event with data; text that is not JSON is a usage error")
+    func eventWithData() throws {
+        let cli = CommandLineTests()
+        let dir = try cli.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("payload.scxml")
+        try """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+              <state id="a"><transition event="go" cond="_event.data.x === 1" target="pass"/></state>
+              <final id="pass"/>
+            </scxml>
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let r = try cli.run(["run", file.path, "go={\"x\": 1}"])
+        #expect(r.stdout.contains("→ pass (final)"))
+        let bad = try cli.run(["run", file.path, "go={x"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("NAME=JSON"))
+    }
 }

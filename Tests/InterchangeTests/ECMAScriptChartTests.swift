@@ -7,7 +7,7 @@ import Testing
 
 /// Loads an ECMAScript chart, starts it and sends `events` (`+1s` advances time); execution errors
 /// (which these charts provoke on purpose) do not stop the run. Returns the final instance.
-private func run(_ body: String, root: String = "", events: [String] = []) throws -> ChartInstance<String, SCXMLContext> {
+private func run(_ body: String, root: String = "", events: [String] = []) throws -> ChartInstance<SCXMLEvent, SCXMLContext> {
     let chart = try SCXMLDocument.load(string: document(body, rootAttributes: " datamodel=\"ecmascript\"" + root))
     var instance = ChartInstance(chart: chart, context: SCXMLContext())
     do { try instance.start() } catch .executionFailed {}
@@ -16,7 +16,7 @@ private func run(_ body: String, root: String = "", events: [String] = []) throw
             if event.hasPrefix("+"), let d = SCXMLDocument.duration(fromDelay: String(event.dropFirst())) {
                 try instance.advance(by: d)
             } else {
-                try instance.send(event)
+                try instance.send(SCXMLEvent(event))
             }
         } catch .executionFailed {}
     }
@@ -182,5 +182,54 @@ struct ECMAScriptChartTests {
         try instance.send("go")
         #expect(instance.activeAtomicIDs == ["pass"])
         #expect(SCXMLExporter.export(reloaded) == exported)
+    }
+
+    @Test("R83: events carry data: <param> and namelist make an object, <content> a value, <donedata> the done event's data; _event shows type, sendid and origin")
+    func eventData() throws {
+        let instance = try run(
+            """
+            <datamodel><data id="v" expr="7"/><data id="got"/></datamodel>
+            <state id="s0">
+              <onentry>
+                <send event="withParams" namelist="v"><param name="p" expr="v + 1"/></send>
+                <raise event="raised"/>
+              </onentry>
+              <transition event="raised" cond="_event.type == 'internal'" target="s1"/>
+            </state>
+            <state id="s1">
+              <transition event="withParams" cond="_event.data.v === 7 &amp;&amp; _event.data.p === 8 &amp;&amp; _event.type == 'external' &amp;&amp; _event.origin == '#_scxml_' + _sessionid" target="s2">
+                <send event="withContent" id="mine"><content>[1, 2]</content></send>
+              </transition>
+            </state>
+            <state id="s2">
+              <transition event="withContent" cond="_event.data[1] === 2 &amp;&amp; _event.sendid == 'mine'" target="c"/>
+            </state>
+            <state id="c">
+              <state id="c1"><transition target="c2"/></state>
+              <final id="c2"><donedata><param name="answer" expr="42"/></donedata></final>
+              <transition event="done.state.c" cond="_event.data.answer === 42 &amp;&amp; _event.type == 'platform'" target="pass"/>
+            </state>
+            <final id="pass"/>
+            """)
+        #expect(instance.activeAtomicIDs == ["pass"])
+    }
+
+    @Test("R83: the error event of a failed <send> carries its sendid (W3C 332); an event sent from outside carries its data")
+    func sendErrorsAndOutsideData() throws {
+        let instance = try run(
+            """
+            <datamodel><data id="id"/></datamodel>
+            <state id="s0">
+              <onentry><send event="x" target="nowhere" idlocation="id"/></onentry>
+              <transition event="error.execution" cond="_event.sendid === id &amp;&amp; id !== undefined" target="s1"/>
+            </state>
+            <state id="s1">
+              <transition event="go" cond="_event.data.x === 1" target="pass"/>
+            </state>
+            <final id="pass"/>
+            """)
+        var running = instance
+        try running.send(SCXMLEvent("go", data: ["x": 1]))
+        #expect(running.activeAtomicIDs == ["pass"])
     }
 }

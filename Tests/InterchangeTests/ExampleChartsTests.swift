@@ -69,7 +69,7 @@ struct ExampleChartsTests {
             try instance.start()
             for step in scenario.events {
                 if let after = step.after { try instance.advance(by: .milliseconds(after)) }
-                if let event = step.event { _ = try instance.send(event.name) }
+                if let event = step.event { _ = try instance.send(SCXMLEvent(event.name)) }
             }
             for case .entered(let id) in instance.trace { entered.insert(id) }
         }
@@ -86,7 +86,7 @@ struct ExampleChartsTests {
         // …and every atomic state of every configuration PathExplorer reaches.
         var start = ChartInstance(chart: chart, context: SCXMLContext())
         try start.start()
-        let explored = PathExplorer.explore(from: start, alphabet: chart.descriptorEventNames())
+        let explored = PathExplorer.explore(from: start, alphabet: chart.descriptorEventNames().map { SCXMLEvent($0) })
         #expect(explored.shortestPaths.count == example.configurations)
         let atomic = Set(explored.shortestPaths.flatMap { [$0.initial] + $0.configurations }.joined())
         #expect(atomic.isSubset(of: entered))

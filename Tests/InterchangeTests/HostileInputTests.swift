@@ -386,7 +386,7 @@ struct HostileInputTests {
 
     @Test(
         "H7: event descriptors that match no event, or would not survive an export, are refused",
-        arguments: [".", ".*", "..", "a..b", ".a", "a.b..", "foo*", "a.**", "*.a", "a b ."])
+        arguments: [".", "..", "a..b", ".a", "a.b..", "foo*", "a.**", "*.a", "a b ."])
     func malformedEventDescriptors(_ descriptor: String) {
         // Found by LoaderFuzz: `event="."` loaded as a descriptor without tokens, which an export
         // could only write as a placeholder, so the exported chart was not the same chart.

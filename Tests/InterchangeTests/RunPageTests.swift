@@ -68,7 +68,7 @@ struct RunPageTests {
         var steps = [RunPage.Step(label: "start", instance: instance)]
         instance.trace.removeAll()
         for event in events {
-            _ = try instance.send(event)
+            _ = try instance.send(SCXMLEvent(event))
             steps.append(RunPage.Step(label: event, instance: instance))
             instance.trace.removeAll()
         }

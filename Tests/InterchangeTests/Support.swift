@@ -37,7 +37,7 @@ func configurations(_ chart: SCXMLChart, _ inputs: [String]) throws -> [[String]
         if input.hasPrefix("+"), let d = SCXMLDocument.duration(fromDelay: String(input.dropFirst())) {
             try instance.advance(by: d)
         } else {
-            try instance.send(input)
+            try instance.send(SCXMLEvent(input))
         }
         result.append(instance.activeAtomicIDs)
     }

@@ -44,7 +44,7 @@ enum RunDriver {
             switch byte {
             case 0x00...0xBF:
                 let event = alphabet[Int(byte) % alphabet.count]
-                _ = try? instance.send(event)
+                _ = try? instance.send(SCXMLEvent(event))
                 step = "send \(event)"
             case 0xC0...0xDF:
                 let delay = delays[Int(byte & 7)]
@@ -55,7 +55,7 @@ enum RunDriver {
                 step = "reset"
             case 0xE8...0xEF:
                 let snapshot = instance.snapshot()
-                let restored: ChartInstance<String, SCXMLContext>
+                let restored: ChartInstance<SCXMLEvent, SCXMLContext>
                 do {
                     restored = try ChartInstance(chart: chart, restoring: snapshot)
                 } catch {
@@ -81,7 +81,7 @@ enum RunDriver {
                 i += 1
                 let event = alphabet[next % alphabet.count]
                 let before = instance.snapshot()
-                _ = instance.canHandle(event)
+                _ = instance.canHandle(SCXMLEvent(event))
                 require(instance.snapshot() == before, "canHandle(\(event)) changed the machine")
                 step = "canHandle \(event)"
             default:
@@ -100,7 +100,7 @@ enum RunDriver {
     }
 
     /// Traps when an invariant is broken.
-    static func check(_ instance: ChartInstance<String, SCXMLContext>, after step: String) {
+    static func check(_ instance: ChartInstance<SCXMLEvent, SCXMLContext>, after step: String) {
         let problems = instance.invariantViolations()
         if !problems.isEmpty {
             fatalError("invariants broken after \(step): \(problems.joined(separator: "; "))")

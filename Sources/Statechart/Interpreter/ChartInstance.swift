@@ -287,9 +287,9 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
 
     /// Records a failing action or guard: `error.execution` goes on the internal queue (rule R14).
     @usableFromInline
-    mutating func fail(_ message: String) {
+    mutating func fail(_ message: String, sendID: String? = nil) {
         failures.append(message)
-        internalQueue.append(.error(ExecutionErrorEvent(message: message)))
+        internalQueue.append(.error(ExecutionErrorEvent(message: message, sendID: sendID)))
         if isTracing { trace.append(.error(message)) }
     }
 }

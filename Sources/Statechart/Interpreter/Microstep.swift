@@ -245,7 +245,7 @@ extension ChartInstance {
         } catch {
             applyEffects()
             let owner = state == 0 ? chart.name : chart.ids[Int(state)]
-            fail("action \(named ? "'\(label())' " : "")of '\(owner)' threw \(error)")
+            fail("action \(named ? "'\(label())' " : "")of '\(owner)' threw \(error)", sendID: (error as? any SendFailure)?.sendID)
             return false
         }
     }

@@ -23,11 +23,14 @@ public struct ExecutionErrorEvent: Hashable, Sendable, CustomStringConvertible {
     public var name: String
     /// What failed, naming the state or transition whose content threw.
     public var message: String
+    /// The id of the send that failed, when the error comes from one (SCXML's `_event.sendid`).
+    public var sendID: String?
 
     /// Creates an execution error event.
-    public init(name: String = "error.execution", message: String) {
+    public init(name: String = "error.execution", message: String, sendID: String? = nil) {
         self.name = name
         self.message = message
+        self.sendID = sendID
     }
 
     /// The event name followed by the message.
@@ -50,4 +53,11 @@ public struct ChartStateID: Hashable, Sendable, Comparable, Codable, CustomStrin
 
     /// `#index`.
     public var description: String { "#\(index)" }
+}
+
+/// An error an action throws that belongs to a send: the `error.execution` event raised for it
+/// carries the send's id (SCXML 6.2: a `<send>` that fails names itself in `_event.sendid`).
+public protocol SendFailure: Error {
+    /// The id of the send that failed.
+    var sendID: String? { get }
 }

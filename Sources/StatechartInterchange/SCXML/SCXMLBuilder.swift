@@ -8,17 +8,17 @@ import StatechartECMAScript
 /// in the document is the one reported; the second adds states, transitions and executable
 /// content to the definition. Neither recurses.
 struct SCXMLBuilder {
-    typealias Definition = ChartDefinition<String, SCXMLContext>
+    typealias Definition = ChartDefinition<SCXMLEvent, SCXMLContext>
 
     /// What an element became.
     enum Item {
         case root(name: String?, initial: [String])
         case state(kind: StateKind, id: String, initial: [String]?)
-        case transition(events: [String]?, cond: Guard<String, SCXMLContext>?, targets: [String], kind: TransitionKind)
+        case transition(events: [String]?, cond: Guard<SCXMLEvent, SCXMLContext>?, targets: [String], kind: TransitionKind)
         case initial
         case onEntry
         case onExit
-        case action(Action<String, SCXMLContext>)
+        case action(Action<SCXMLEvent, SCXMLContext>)
         /// Data elements and content the step compiler reads (``SCXMLStepCompiler``).
         case other
     }
@@ -49,7 +49,7 @@ struct SCXMLBuilder {
             compiler = c
         }
         let chartName = name ?? defaultName
-        var definition = Definition(name: chartName, initial: initial, eventName: { $0 })
+        var definition = Definition(name: chartName, initial: initial, eventName: { $0.name })
         var nodes = Array(repeating: definition.root, count: elements.count)
         var data = SCXMLDataBuilder(tree: tree, items: items)
         if dataModel == .ecmascript {
@@ -86,10 +86,18 @@ struct SCXMLBuilder {
                 break
             }
         }
+        if let compiler {
+            // <donedata> is evaluated after the final state's <onentry>, when its done event is made.
+            for (i, e) in elements.enumerated() where e.name == "donedata" {
+                let final = e.parent
+                guard let parentID = stateID(at: elements[final].parent) else { continue }
+                definition.addOnEntry([try SCXMLDataBuilder.doneData(e, of: parentID, compiler: compiler, tree: tree, index: i)], to: nodes[final])
+            }
+        }
         return definition
     }
 
-    private func actions(in element: XMLElementNode) -> [Action<String, SCXMLContext>] {
+    private func actions(in element: XMLElementNode) -> [Action<SCXMLEvent, SCXMLContext>] {
         let index = element.children.first.map { tree.elements[$0].parent } ?? -1
         if let compiler, index >= 0, dataModel == .ecmascript || compiler.needsSteps(index) {
             // One block of content: its steps run together, and a failure skips the rest (R14).
@@ -224,7 +232,7 @@ struct SCXMLBuilder {
                 "event", token,
                 "'\(token)' is not an event descriptor: dot-separated names, optionally ending in '.*' or '.', or '*'")
         }
-        var cond: Guard<String, SCXMLContext>?
+        var cond: Guard<SCXMLEvent, SCXMLContext>?
         if let text = e.attributes["cond"] {
             if dataModel == .ecmascript {
                 cond = SCXMLDataBuilder.condition(ScriptExpression(text))

@@ -84,7 +84,7 @@ indirect enum SCXMLCondition: Hashable, Sendable {
     }
 
     /// The engine's guard for this condition.
-    var guardCondition: Guard<String, SCXMLContext> {
+    var guardCondition: Guard<SCXMLEvent, SCXMLContext> {
         switch self {
         case .inState(let id): return .inState(id)
         case .not(let x): return .not(x.guardCondition)

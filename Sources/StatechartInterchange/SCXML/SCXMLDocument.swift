@@ -13,13 +13,16 @@ public struct SCXMLContext: Hashable, Sendable {
     var sendCounter = 0
     /// The states whose `<data>` has been bound (late binding binds on first entry).
     var boundStates: Set<String> = []
+    /// The `<donedata>` of the final state last entered in each compound state, by the compound
+    /// state's id: the data of its `done.state.<id>` event.
+    var doneData: [String: DataValue] = [:]
 
     /// Creates the context; the chart fills it when it starts.
     public init() {}
 }
 
 /// A chart loaded from SCXML: events are their names, and the context holds its data.
-public typealias SCXMLChart = Chart<String, SCXMLContext>
+public typealias SCXMLChart = Chart<SCXMLEvent, SCXMLContext>
 
 /// Loads SCXML documents (W3C SCXML 1.0, the null and the ECMAScript data models) into charts.
 ///
@@ -125,7 +128,7 @@ public enum SCXMLDocument {
     }
 
     /// Compiles a definition read from `tree`, naming the element an error points at.
-    private static func compile(_ definition: ChartDefinition<String, SCXMLContext>, tree: XMLTree)
+    private static func compile(_ definition: ChartDefinition<SCXMLEvent, SCXMLContext>, tree: XMLTree)
         throws(SCXMLError) -> SCXMLChart
     {
         do {
@@ -152,7 +155,7 @@ public enum SCXMLDocument {
     ///   - name: The chart's name when the document has no `name` attribute.
     ///   - options: How to load it (the limits on the document).
     public static func definition(data: Data, name: String = "scxml", options: SCXMLLoadOptions = .init())
-        throws(SCXMLError) -> ChartDefinition<String, SCXMLContext>
+        throws(SCXMLError) -> ChartDefinition<SCXMLEvent, SCXMLContext>
     {
         let tree = try XMLTreeReader.read(data, limits: options.limits)
         var builder = SCXMLBuilder(tree: tree)

@@ -10,16 +10,14 @@ import Statechart
 /// - `<cancel sendid>` → ``Action/cancel(id:)``.
 /// - `<log label>` → ``Action/log(label:message:)``.
 enum SCXMLExecutableContent {
-    static func action(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Action<
-        String, SCXMLContext
-    > {
+    static func action(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Action<SCXMLEvent, SCXMLContext> {
         let line = e.location.line
         switch e.name {
         case "raise":
             guard let event = try eventName(e, attributes: attributes) else {
                 throw .missingAttribute("event", element: e.name, line: line)
             }
-            return .raise(event)
+            return .raise(SCXMLEvent(event, kind: .internal))
         case "send":
             guard let event = try eventName(e, attributes: attributes) else {
                 throw .missingAttribute("event", element: e.name, line: line)
@@ -37,9 +35,10 @@ enum SCXMLExecutableContent {
             let id = try attributes.token("id")
             switch e.attributes["target"] {
             case nil:
-                return .send(event, delay: delay, id: id)
+                return .send(SCXMLEvent(event, sendID: id), delay: delay, id: id)
             case "#_internal"?:
-                return delay > .zero ? .send(event, delay: delay, id: id) : .raise(event)
+                let raised = SCXMLEvent(event, kind: .internal, sendID: id)
+                return delay > .zero ? .send(raised, delay: delay, id: id) : .raise(raised)
             case let target?:
                 throw attributes.invalid(
                     "target", target, "only '#_internal' or no target (the external queue) is supported")

@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 
 /// A conformance scenario (the SCION test format): the configuration expected after start, then
 /// steps of optional clock advances and events, each with the configuration expected after it.
@@ -35,9 +36,14 @@ public struct Scenario: Hashable, Sendable, Decodable {
     public struct Event: Hashable, Sendable, Decodable {
         /// The event's name.
         public var name: String
+        /// The data it carries (SCION's `"data"`), as `_event.data` shows it.
+        public var data: DataValue?
 
         /// Creates an event.
-        public init(name: String) { self.name = name }
+        public init(name: String, data: DataValue? = nil) {
+            self.name = name
+            self.data = data
+        }
     }
 
     /// Creates a scenario.

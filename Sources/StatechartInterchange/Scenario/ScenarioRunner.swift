@@ -61,9 +61,17 @@ public struct ScenarioResult: Hashable, Sendable {
 /// the set of active atomic state ids is compared with the expected one (a machine halted in a
 /// top-level final state reports that state alone). An event sent to a halted machine is ignored.
 public enum ScenarioRunner {
-    /// Runs a scenario on a chart.
+    /// Runs a scenario on a chart whose events are their names (a scenario event's data is not sent).
     public static func run<C>(
         _ scenario: Scenario, on chart: Chart<String, C>, context: C, name: String = "scenario"
+    ) -> ScenarioResult {
+        run(scenario, on: chart, context: context, name: name) { $0.name }
+    }
+
+    /// Runs a scenario on a chart, making each of its events with `event`.
+    public static func run<E, C>(
+        _ scenario: Scenario, on chart: Chart<E, C>, context: C, name: String = "scenario",
+        event makeEvent: (Scenario.Event) -> E
     ) -> ScenarioResult {
         var instance = ChartInstance(chart: chart, context: context)
         var results: [ScenarioStepResult] = []
@@ -77,7 +85,7 @@ public enum ScenarioRunner {
             error = nil
             do {
                 if let after = step.after, after > 0 { try instance.advance(by: .milliseconds(after)) }
-                if let event = step.event, instance.isRunning { try instance.send(event.name) }
+                if let event = step.event, instance.isRunning { try instance.send(makeEvent(event)) }
             } catch let e {
                 error = e.description
             }
@@ -92,7 +100,7 @@ public enum ScenarioRunner {
 
     /// Runs a scenario on a chart loaded from SCXML.
     public static func run(_ scenario: Scenario, on chart: SCXMLChart, name: String = "scenario") -> ScenarioResult {
-        run(scenario, on: chart, context: SCXMLContext(), name: name)
+        run(scenario, on: chart, context: SCXMLContext(), name: name) { SCXMLEvent($0.name, data: $0.data ?? .undefined) }
     }
 
     /// Loads an SCXML file and its scenario and runs it; a load failure is a failed result.

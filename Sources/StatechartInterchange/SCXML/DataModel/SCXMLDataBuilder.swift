@@ -61,9 +61,9 @@ struct SCXMLDataBuilder {
     }
 
     /// The actions that run when the machine starts.
-    func startActions(chartName: String, compiler: SCXMLStepCompiler?) -> [Action<String, SCXMLContext>] {
+    func startActions(chartName: String, compiler: SCXMLStepCompiler?) -> [Action<SCXMLEvent, SCXMLContext>] {
         let ids = allIDs
-        var actions: [Action<String, SCXMLContext>] = [
+        var actions: [Action<SCXMLEvent, SCXMLContext>] = [
             .content("<!-- the system variables and every <data>, declared -->") { scope, _ in
                 let sessionID = "session-" + String(UInt64.random(in: 1...UInt64.max), radix: 36)
                 scope.context.sessionID = sessionID
@@ -88,7 +88,7 @@ struct SCXMLDataBuilder {
     }
 
     /// With late binding, the action that binds a state's `<data>` on its first entry.
-    func lateBindingAction(for state: Int, stateID: String) -> Action<String, SCXMLContext>? {
+    func lateBindingAction(for state: Int, stateID: String) -> Action<SCXMLEvent, SCXMLContext>? {
         guard lateBinding, let data = dataByState[state], !data.isEmpty else { return nil }
         return .content(data.map(\.markup).joined(separator: "\n")) { scope, environment in
             guard scope.context.boundStates.insert(stateID).inserted else { return }
@@ -97,12 +97,12 @@ struct SCXMLDataBuilder {
     }
 
     /// Binds one `<data>` (an action of its own).
-    private static func bind(_ item: DataItem) -> Action<String, SCXMLContext> {
+    private static func bind(_ item: DataItem) -> Action<SCXMLEvent, SCXMLContext> {
         .content(item.markup) { scope, environment in bind(item, &scope, environment) }
     }
 
     /// Binds one `<data>`; a failure raises `error.execution` and leaves it `undefined`.
-    private static func bind(_ item: DataItem, _ scope: inout SCXMLStepRunner.Scope, _ environment: ChartEnvironment<String>) {
+    private static func bind(_ item: DataItem, _ scope: inout SCXMLStepRunner.Scope, _ environment: ChartEnvironment<SCXMLEvent>) {
         let location = ScriptExpression(item.id)
         do throws(ScriptError) {
             switch item.value {
@@ -116,17 +116,46 @@ struct SCXMLDataBuilder {
         }
     }
 
+    /// The action that evaluates a final state's `<donedata>` into the data of its parent's
+    /// `done.state.<id>` event: `<content>`'s value, or an object of the `<param>`s. A failure
+    /// raises `error.execution` and the done event carries no data.
+    static func doneData(_ e: XMLElementNode, of parentID: String, compiler: SCXMLStepCompiler, tree: XMLTree, index: Int) throws(SCXMLError) -> Action<SCXMLEvent, SCXMLContext> {
+        var send = SCXMLSendStep(line: e.location.line)
+        for c in e.children {
+            let child = tree.elements[c]
+            if child.name == "param" { send.params.append(try compiler.param(child)) }
+            if child.name == "content" {
+                if send.content != nil {
+                    throw .invalidElement(child.name, line: child.location.line, reason: "a <donedata> has at most one <content>")
+                }
+                send.content = try compiler.content(child)
+            }
+        }
+        if send.content != nil && !send.params.isEmpty {
+            throw .invalidElement(e.name, line: e.location.line, reason: "a <donedata> has a <content> or <param>s, not both")
+        }
+        let done = send
+        return .content(SCXMLMarkup.element(index, in: tree)) { scope, environment in
+            do throws(ScriptError) {
+                scope.context.doneData[parentID] = try SCXMLSendRunner.eventData(done, &scope.context.data, environment)
+            } catch {
+                scope.context.doneData[parentID] = nil
+                scope.raiseExecutionError("<donedata> at line \(done.line): \(error.description)")
+            }
+        }
+    }
+
     /// A block of executable content as one action.
-    static func content(_ steps: [SCXMLStep], markup: String) -> Action<String, SCXMLContext> {
+    static func content(_ steps: [SCXMLStep], markup: String) -> Action<SCXMLEvent, SCXMLContext> {
         .content(markup) { scope, environment in
             try SCXMLStepRunner.run(steps, scope: &scope, environment: environment)
         }
     }
 
     /// A transition's `cond` under the ECMAScript data model.
-    static func condition(_ expression: ScriptExpression) -> Guard<String, SCXMLContext> {
+    static func condition(_ expression: ScriptExpression) -> Guard<SCXMLEvent, SCXMLContext> {
         .expression(expression.source) { context, environment in
-            try SCXMLEventBinding.bind(environment, in: &context.data)
+            try SCXMLEventBinding.bind(environment, in: &context)
             return try context.data.evaluateCondition(expression, in: environment)
         }
     }

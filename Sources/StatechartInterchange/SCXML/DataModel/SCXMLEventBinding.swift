@@ -3,22 +3,21 @@ import StatechartECMAScript
 
 /// `_event` and the system variables of SCXML 5.10 as the ECMAScript data model sees them.
 enum SCXMLEventBinding {
-    /// Binds `_event` (read-only) to the event being processed; before the first event it stays
-    /// unbound. Events carry no data yet: `data` is `undefined`, and `type` is `platform` for
-    /// `done.*` and `error.*` events, `external` for the others.
-    static func bind(_ environment: ChartEnvironment<String>, in data: inout ECMAScriptDataModel) throws(ScriptError) {
+    /// Binds `_event` (read-only) to the event being processed; before the first event it is
+    /// `undefined`. A `done.state.<id>` event carries the `<donedata>` its final state evaluated.
+    static func bind(_ environment: ChartEnvironment<SCXMLEvent>, in context: inout SCXMLContext) throws(ScriptError) {
         guard let event = environment.event, let name = environment.eventName else { return }
-        let type: String
+        let value: DataValue
         switch event {
-        case .event: type = "external"
-        case .done, .error, .timer: type = "platform"
+        case .event(let e): value = e.scriptValue
+        case .done(let s):
+            let id = String(name.dropFirst("done.state.".count))
+            _ = s
+            value = SCXMLEvent(name, data: context.doneData[id] ?? .undefined, kind: .platform).scriptValue
+        case .error(let e): value = SCXMLEvent(name, kind: .platform, sendID: e.sendID).scriptValue
+        case .timer: value = SCXMLEvent(name, kind: .platform).scriptValue
         }
-        try data.bindEvent(
-            .object(
-                DataObject([
-                    ("name", .string(name)), ("type", .string(type)), ("sendid", .undefined), ("origin", .undefined),
-                    ("origintype", .undefined), ("invokeid", .undefined), ("data", .undefined),
-                ])))
+        try context.data.bindEvent(value)
     }
 
     /// The SCXML Event I/O processor's type URI.
@@ -39,7 +38,7 @@ enum SCXMLEventBinding {
 /// `<send>`: evaluates its attributes and data, then queues the event where its target says.
 enum SCXMLSendRunner {
     static func send(
-        _ send: SCXMLSendStep, step: SCXMLStep, scope: inout SCXMLStepRunner.Scope, environment: ChartEnvironment<String>
+        _ send: SCXMLSendStep, step: SCXMLStep, scope: inout SCXMLStepRunner.Scope, environment: ChartEnvironment<SCXMLEvent>
     ) throws(SCXMLExecutionError) {
         func fail(_ message: String) -> SCXMLExecutionError {
             SCXMLExecutionError(message: message, element: step.element, line: step.line)
@@ -66,28 +65,51 @@ enum SCXMLSendRunner {
             }
             id = generated
         }
-        // The event's data is evaluated so that its errors are raised; events do not carry it yet.
-        try SCXMLStepRunner.attempt(step) { () throws(ScriptError) in
-            for name in send.namelist { _ = try scope.context.data.evaluate(name, in: environment) }
-            for p in send.params { _ = try scope.context.data.evaluate(p.value, in: environment) }
-            if let content = send.content { _ = try SCXMLStepRunner.inlineValue(content, &scope.context.data, environment) }
+        let sentID = id
+        func failSend(_ message: String) -> SCXMLExecutionError {
+            SCXMLExecutionError(message: message, element: step.element, line: step.line, sendID: sentID)
+        }
+        let data: DataValue
+        do throws(ScriptError) {
+            data = try eventData(send, &scope.context.data, environment)
+        } catch {
+            throw failSend(error.description)
         }
         if let type, !SCXMLSchema.sendTypes.contains(type) {
-            throw fail("the event I/O processor '\(type)' is not supported (only SCXML's own)")
+            throw failSend("the event I/O processor '\(type)' is not supported (only SCXML's own)")
         }
-        guard let event else { throw fail("a <send> without an event name") }
+        guard let name = event else { throw failSend("a <send> without an event name") }
+        let origin = "#_scxml_" + scope.context.sessionID
+        let external = SCXMLEvent(
+            name, data: data, kind: .external, sendID: id, origin: origin, originType: SCXMLEventBinding.scxmlProcessor)
         switch target {
         case nil:
-            scope.send(event, after: delay, id: id)
+            scope.send(external, after: delay, id: id)
         case "#_internal"?:
-            if delay > .zero { scope.send(event, after: delay, id: id) } else { scope.raise(event) }
-        case let t? where t == "#_scxml_" + scope.context.sessionID:
-            scope.send(event, after: delay, id: id)
+            var raised = external
+            raised.kind = .internal
+            if delay > .zero { scope.send(raised, after: delay, id: id) } else { scope.raise(raised) }
+        case let t? where t == origin:
+            scope.send(external, after: delay, id: id)
         case let t? where t.hasPrefix("#_"):
             // A session or invocation this machine cannot reach (no parent, no invoked child of that id).
-            scope.raise("error.communication")
+            scope.raise(SCXMLEvent("error.communication", kind: .platform, sendID: id))
         case let t?:
-            throw fail("the target '\(t)' is not supported (only '#_internal', '#_scxml_<sessionid>' or none)")
+            throw failSend("the target '\(t)' is not supported (only '#_internal', '#_scxml_<sessionid>' or none)")
         }
+    }
+
+    /// The data of a `<send>`: `<content>`'s value, or an object of the `namelist` variables and
+    /// the `<param>`s (in that order; a repeated name keeps the last value), or `undefined`.
+    static func eventData(_ send: SCXMLSendStep, _ data: inout ECMAScriptDataModel, _ environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> DataValue {
+        if let content = send.content { return try SCXMLStepRunner.inlineValue(content, &data, environment) }
+        if send.namelist.isEmpty && send.params.isEmpty { return .undefined }
+        var object = DataObject()
+        for name in send.namelist {
+            guard name.isLocation else { throw ScriptError(.syntax, "'\(name.source)' in namelist is not a location") }
+            object[name.source] = try data.evaluate(name, in: environment)
+        }
+        for p in send.params { object[p.name] = try data.evaluate(p.value, in: environment) }
+        return .object(object)
     }
 }

@@ -75,10 +75,12 @@ struct SCXMLParam: Sendable {
 
 /// A failure of executable content: raised as `error.execution`, and the rest of the block is
 /// skipped (SCXML 5.10, rule R14).
-struct SCXMLExecutionError: Error, CustomStringConvertible {
+struct SCXMLExecutionError: SendFailure, CustomStringConvertible {
     var message: String
     var element: String
     var line: Int
+    /// The id of the `<send>` that failed once its id was made (its error event carries it).
+    var sendID: String?
 
     var description: String { "<\(element)> at line \(line): \(message)" }
 }

@@ -8,7 +8,7 @@ import StatechartECMAScript
 /// raises `error.execution` and skips the rest of the block (SCXML 5.10, rule R14). The scope is
 /// passed `inout` and never copied: a copy of the context would make the datamodel copy its session.
 enum SCXMLStepRunner {
-    typealias Scope = ActionScope<String, SCXMLContext>
+    typealias Scope = ActionScope<SCXMLEvent, SCXMLContext>
 
     private enum Frame {
         case block([SCXMLStep], next: Int)
@@ -16,9 +16,9 @@ enum SCXMLStepRunner {
     }
 
     /// Runs a block of steps with `_event` bound to the event being processed.
-    static func run(_ steps: [SCXMLStep], scope: inout Scope, environment: ChartEnvironment<String>) throws(SCXMLExecutionError) {
+    static func run(_ steps: [SCXMLStep], scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>) throws(SCXMLExecutionError) {
         guard let first = steps.first else { return }
-        try attempt(first) { () throws(ScriptError) in try SCXMLEventBinding.bind(environment, in: &scope.context.data) }
+        try attempt(first) { () throws(ScriptError) in try SCXMLEventBinding.bind(environment, in: &scope.context) }
         var frames: [Frame] = [.block(steps, next: 0)]
         while let frame = frames.popLast() {
             switch frame {
@@ -39,10 +39,10 @@ enum SCXMLStepRunner {
     }
 
     /// Runs one step; returns the frame to run next when the step has content of its own.
-    private static func execute(_ step: SCXMLStep, scope: inout Scope, environment: ChartEnvironment<String>) throws(SCXMLExecutionError) -> Frame? {
+    private static func execute(_ step: SCXMLStep, scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>) throws(SCXMLExecutionError) -> Frame? {
         switch step.kind {
         case .raise(let event):
-            scope.raise(event)
+            scope.raise(SCXMLEvent(event, kind: .internal))
         case .send(let send):
             try SCXMLSendRunner.send(send, step: step, scope: &scope, environment: environment)
         case .cancel(let id):
@@ -94,7 +94,7 @@ enum SCXMLStepRunner {
     }
 
     /// A literal attribute, or its `…expr` evaluated to a string.
-    static func string(_ value: SCXMLValue, _ step: SCXMLStep, _ scope: inout Scope, _ environment: ChartEnvironment<String>) throws(SCXMLExecutionError) -> String {
+    static func string(_ value: SCXMLValue, _ step: SCXMLStep, _ scope: inout Scope, _ environment: ChartEnvironment<SCXMLEvent>) throws(SCXMLExecutionError) -> String {
         switch value {
         case .literal(let s): return s
         case .expression(let e):
@@ -103,7 +103,7 @@ enum SCXMLStepRunner {
     }
 
     /// The value of `<assign>`, `<data>` or `<content>`.
-    static func inlineValue(_ value: SCXMLAssignedValue, _ data: inout ECMAScriptDataModel, _ environment: ChartEnvironment<String>) throws(ScriptError) -> DataValue {
+    static func inlineValue(_ value: SCXMLAssignedValue, _ data: inout ECMAScriptDataModel, _ environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> DataValue {
         switch value {
         case .none: return .undefined
         case .expression(let e): return try data.evaluate(e, in: environment)
