@@ -109,7 +109,7 @@ enum RunCommand {
 
         private func printTrace(_ instance: inout ChartInstance<String, SCXMLContext>) {
             if printsTrace {
-                for step in instance.trace { print("  \(step)") }
+                for line in TraceLines.lines(instance.trace) { print("  " + line) }
             }
             instance.trace.removeAll()
         }
