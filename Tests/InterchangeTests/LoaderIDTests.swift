@@ -60,4 +60,16 @@ struct LoaderIDTests {
             return
         }
     }
+
+    @Test("R76: a root whose prefix is not declared (so in no namespace) is refused at its line, in words")
+    func undeclaredPrefix() throws {
+        let xml = "<?xml version=\"1.0\"?>\n<sc:scxml version=\"1.0\">\n  <sc:state id=\"a\"/>\n</sc:scxml>"
+        let error = try #require(loadError(xml))
+        guard case .malformedXML(let message, let line) = error else {
+            Issue.record("expected malformed XML, got \(error)")
+            return
+        }
+        #expect(line == 2)
+        #expect(message.contains("namespace prefix is not declared"))
+    }
 }
