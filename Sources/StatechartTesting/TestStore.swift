@@ -54,8 +54,8 @@ import Testing
 /// unless `StateMachine.Options.throwsOnUnhandledEvent` is off), so
 /// `#expect(throws:) { try store.send(.ship) }` checks both.
 public struct TestStore<State: Hashable & Sendable, Event: Hashable & Sendable, Context> {
-    /// The machine under test. Read it for anything the store does not check (its context, its
-    /// history, pending work); operate it through the store so that every step is checked.
+    /// The machine under test. Read it for anything the store does not check (its history, its
+    /// undo log); operate it through the store so that every step is checked.
     public internal(set) var machine: StateMachine<State, Event, Context>
 
     /// How much each operation must state (rule R78). `.on` (the default): every step, and every
