@@ -9,6 +9,13 @@ let strictSettings: [SwiftSetting] = [
     .enableExperimentalFeature("StrictConcurrency=complete"),
 ]
 
+/// The interpreter's invariant check after every operation walks the whole chart, so it is compiled
+/// in only when the build's environment sets `STATECHART_INTERNAL_CHECKS=1` — the project's own
+/// tests and CI do (`.ci/run`, `Scripts/sanitizers.sh`); users' builds never pay for it (rule R75,
+/// swift-collections' `COLLECTIONS_INTERNAL_CHECKS`).
+let internalChecks: [SwiftSetting] =
+    Context.environment["STATECHART_INTERNAL_CHECKS"] == "1" ? [.define("STATECHART_INTERNAL_CHECKS")] : []
+
 let package = Package(
     name: "Statechart",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -21,7 +28,7 @@ let package = Package(
     ],
     targets: [
         // The engine: chart model, interpreter, typed builder, runtimes. Foundation-free.
-        .target(name: "Statechart"),
+        .target(name: "Statechart", swiftSettings: internalChecks),
         // The ECMAScript subset that SCXML's ecmascript datamodel runs on: our own sandboxed
         // interpreter, Foundation-free, with budgets (issue 14 §2). The core never depends on it.
         .target(name: "StatechartECMAScript", dependencies: ["Statechart"]),

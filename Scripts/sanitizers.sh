@@ -10,13 +10,15 @@
 #
 # Extra arguments go to `swift test` (e.g. --filter ConcurrencyStress). Both runs set
 # STATECHART_STRESS_EVENTS=100000, so the concurrency stress test sends its full 8 × 100,000
-# events (override it in the environment). Builds go to .build-tsan and .build-asan.
+# events (override it in the environment), and STATECHART_INTERNAL_CHECKS=1, so the interpreter
+# checks its invariants after every operation (rule R75). Builds go to .build-tsan and .build-asan.
 # Exit status: non-zero when a run fails or a sanitizer reports anything.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 export STATECHART_STRESS_EVENTS="${STATECHART_STRESS_EVENTS:-100000}"
+export STATECHART_INTERNAL_CHECKS="${STATECHART_INTERNAL_CHECKS:-1}"
 # Sanitizer reports end the run with a non-zero status instead of a warning.
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}"
@@ -44,7 +46,7 @@ all)
     address "$@"
     ;;
 *)
-    sed -n '2,14p' "$0"
+    sed -n '2,15p' "$0"
     exit 2
     ;;
 esac

@@ -48,13 +48,13 @@ func runBuiltInExample() -> Int32 {
     do {
         var machine = try StateMachine(exampleOrderMachine(), context: ExampleOrderData(), options: options)
         print("start → [\(machine.activeStateIDs.joined(separator: ", "))]")
-        for step in machine.trace { print("    \(step)") }
+        for line in TraceLines.lines(machine.trace) { print("    " + line) }
         let events: [ExampleEvent] = [.confirm, .decline, .retry, .authorize, .capture, .deliver]
         for event in events {
             machine.clearTrace()
             try machine.send(event)
             print("\(event) → [\(machine.activeStateIDs.joined(separator: ", "))]")
-            for step in machine.trace { print("    \(step)") }
+            for line in TraceLines.lines(machine.trace) { print("    " + line) }
         }
         print("\nThe payment child handled decline, retry, authorize and capture; reaching its final state")
         print("raised done.state.confirmed, which moved the order to shipped. Finished: \(machine.isFinished).")

@@ -133,12 +133,10 @@ enum RunCommand {
         }
 
         private func printTrace(_ instance: inout ChartInstance<SCXMLEvent, SCXMLContext>) {
-            for step in instance.trace {
-                if printsTrace {
-                    print("  \(step)")
-                } else if case .log(let line) = step {
-                    print("  log: \(line)")
-                }
+            if printsTrace {
+                for line in TraceLines.lines(instance.trace) { print("  " + line) }
+            } else {
+                for case .log(let line) in instance.trace { print("  log: \(line)") }
             }
             instance.trace.removeAll()
         }

@@ -20,11 +20,15 @@ struct OrderTestStoreTests {
             $0.ran("action")  // enter confirmed
             $0.entered(Example.Payment.authorizing)  // the child starts with its parent (R10)
             $0.ran("action")  // enter authorizing
+        } context: {
+            $0.trail = ["enter confirmed", "enter authorizing"]  // an Equatable context is checked too (R78)
         }
         try store.send(.authorize) {  // handled by the child, innermost first (R4)
             $0.exited(Example.Payment.authorizing)
             $0.ran("action")  // exit authorizing
             $0.entered(Example.Payment.authorized)
+        } context: {
+            $0.trail.append("exit authorizing")
         }
         try store.send(.capture) {
             $0.exited(Example.Payment.authorized)
@@ -36,7 +40,8 @@ struct OrderTestStoreTests {
             $0.ran("action")  // exit confirmed
             $0.entered(.shipped)
             $0.configuration([.shipped])
+        } context: {
+            $0.trail.append("exit confirmed")
         }
-        #expect(store.context.trail == ["enter confirmed", "enter authorizing", "exit authorizing", "exit confirmed"])
     }
 }

@@ -23,14 +23,16 @@ struct SyncTestStoreTests {
             $0.exited(.inProgress)
             $0.ran("action")  // the .on listener: the cache expires in 30 s
             $0.entered(.synced)
+        } context: {
+            $0.expiry = .seconds(30)  // an Equatable context is checked too (R78)
         }
-        #expect(store.context.expiry == .seconds(30))
         // The cache is fresh: the guard refuses, no step happens and the machine says so (R18).
         #expect(throws: MachineError.self) { try store.send(.sync) }
         try store.advance(by: .seconds(30)) {
             $0.ran("action")  // After(30 s): the cache lifetime runs out
+        } context: {
+            $0.expiry = nil
         }
-        #expect(store.context.expiry == nil)
         try store.send(.sync) {
             $0.exited(.synced)
             $0.entered(.inProgress)
@@ -44,7 +46,8 @@ struct SyncTestStoreTests {
             $0.ran("action")  // retries += 1
             $0.entered(.inProgress)
             $0.configuration([.inProgress])
+        } context: {
+            $0.retries = 1
         }
-        #expect(store.context.retries == 1)
     }
 }

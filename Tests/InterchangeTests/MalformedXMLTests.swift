@@ -76,11 +76,11 @@ struct MalformedXMLTests {
 
     @Test func predefinedEntitiesAndCharacterReferencesWork() throws {
         let xml = document(
-            "<state id=\"a&amp;b\">\n  <transition event=\"t\" cond=\"In('a&amp;b') &amp;&amp; !In('c')\" target=\"c\"/>\n</state>\n<state id=\"&#99;\"/>"
+            "<state id=\"a&#x2D;b\">\n  <transition event=\"t&amp;\" cond=\"In('a&#45;b') &amp;&amp; !In('c')\" target=\"c\"/>\n</state>\n<state id=\"&#99;\"/>"
         )
         let chart = try SCXMLDocument.load(string: xml)
-        #expect(chart.ids.contains("a&b"))
-        #expect(try configurations(chart, ["t"]) == [["a&b"], ["c"]])
+        #expect(chart.ids.contains("a-b"))
+        #expect(try configurations(chart, ["t&"]) == [["a-b"], ["c"]])
     }
 
     @Test func elementsAndAttributesOfOtherNamespacesAreIgnored() throws {

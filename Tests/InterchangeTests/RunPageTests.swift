@@ -57,7 +57,8 @@ struct RunPageTests {
     ]
 
     static func chart() throws -> SCXMLChart {
-        try SCXMLDocument.load(string: source)
+        // The odd id is not an XML ID, which the loader refuses by default (rule R76).
+        try SCXMLDocument.load(string: source, options: SCXMLLoadOptions(requiresXMLIDs: false))
     }
 
     /// Runs the chart through ``events``, recording one step each.
@@ -171,7 +172,9 @@ struct RunPageTests {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let scxml = dir.appendingPathComponent("lab.scxml")
-        try Self.source.write(to: scxml, atomically: true, encoding: .utf8)
+        // The command loads strictly (rule R76): there the odd id is an XML ID.
+        try Self.source.replacingOccurrences(of: "r&quot;2&lt;é&gt;&amp;", with: "r2")
+            .write(to: scxml, atomically: true, encoding: .utf8)
         let page = dir.appendingPathComponent("page.html")
         let process = Process()
         process.executableURL = binary
@@ -188,7 +191,7 @@ struct RunPageTests {
         let json = try #require(Self.embeddedJSON(html))
         let decoded = try JSONDecoder().decode(RunData.self, from: Data(json.utf8))
         #expect(decoded.steps.map(\.label) == ["start"] + Self.events)
-        #expect(decoded.steps.map(\.active) == Self.expected)
+        #expect(decoded.steps.map(\.active) == Self.expected.map { $0.map { $0 == Self.oddID ? "r2" : $0 } })
     }
 
     // MARK: - Browser

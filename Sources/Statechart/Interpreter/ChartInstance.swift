@@ -123,9 +123,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
             return try send(chartEvent: .event(event))
         }
         let handled = sendLean(event)
-        #if DEBUG
-            assertInvariants()
-        #endif
+        assertInvariants()
         if limitError != nil || !failures.isEmpty { try throwFailures() }
         return handled
     }
@@ -137,9 +135,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         guard isRunning else { throw notRunningError() }
         externalQueue.append(event)
         let handled = processExternalQueue()
-        #if DEBUG
-            assertInvariants()
-        #endif
+        assertInvariants()
         if limitError != nil || !failures.isEmpty { try throwFailures() }
         return handled
     }

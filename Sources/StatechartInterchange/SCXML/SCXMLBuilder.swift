@@ -31,8 +31,13 @@ struct SCXMLBuilder {
     var dataModel = SCXMLDataModelKind.null
     /// Executable content compiled to steps (data model charts, and `<if>` under the null one).
     var compiler: SCXMLStepCompiler?
+    /// Whether state ids must be XML IDs (``SCXMLLoadOptions/requiresXMLIDs``, rule R76).
+    let requiresXMLIDs: Bool
 
-    init(tree: XMLTree) { self.tree = tree }
+    init(tree: XMLTree, requiresXMLIDs: Bool = true) {
+        self.tree = tree
+        self.requiresXMLIDs = requiresXMLIDs
+    }
 
     /// Checks the document and builds the definition.
     mutating func build(defaultName: String) throws(SCXMLError) -> Definition {
@@ -179,6 +184,14 @@ struct SCXMLBuilder {
         stateOrdinal += 1
         let id: String
         if let given = try attributes.token("id") {
+            // Ids are of type xsd:ID (rule R76): Qt and the W3C schema refuse `id="1"`, so a chart
+            // this loader accepts loads elsewhere too.
+            guard !requiresXMLIDs || SCXMLSchema.isXMLID(given) else {
+                throw attributes.invalid(
+                    "id", given,
+                    "'\(given)' is not an XML ID: it must start with a letter or '_', and hold only letters, "
+                        + "digits, '_', '-' and '.' (an NCName)")
+            }
             id = given
         } else {
             var generated = "_\(e.name)\(stateOrdinal)"

@@ -70,7 +70,7 @@ public enum SCXMLDocument {
         throws(SCXMLError) -> SCXMLChart
     {
         let tree = try XMLTreeReader.read(data, limits: options.limits)
-        var builder = SCXMLBuilder(tree: tree)
+        var builder = SCXMLBuilder(tree: tree, requiresXMLIDs: options.requiresXMLIDs)
         return try compile(try builder.build(defaultName: name), tree: tree)
     }
 
@@ -109,7 +109,7 @@ public enum SCXMLDocument {
         throws(SCXMLError) -> SCXMLLoadedDocument
     {
         let tree = try XMLTreeReader.read(data, limits: options.limits)
-        var builder = SCXMLBuilder(tree: tree)
+        var builder = SCXMLBuilder(tree: tree, requiresXMLIDs: options.requiresXMLIDs)
         let chart = try compile(try builder.build(defaultName: name), tree: tree)
         let foreign = ForeignContentReader.read([UInt8](data), tree: tree, paths: builder.elementPaths())
         return SCXMLLoadedDocument(chart: chart, foreignContent: foreign)
@@ -141,10 +141,13 @@ public enum SCXMLDocument {
                     reason: "its default entry leads back to it through history states only ("
                         + cycle.joined(separator: " → ") + "), so entering it would never end")
             }
-            // Name the element the error points at: states and transitions carry their tag's position.
-            let location = error.location
-            let element = location.flatMap { l in tree.elements.first { $0.location == l }?.name }
-            throw .invalidChart(error, element: element, line: location?.line)
+            // Name the element the error points at: states and transitions carry their tag's position;
+            // an error without one is about the chart itself, so about <scxml> (rule R76).
+            guard let location = error.location else {
+                throw .invalidChart(error, element: tree.elements[0].name, line: tree.elements[0].location.line)
+            }
+            let element = tree.elements.first { $0.location == location }?.name
+            throw .invalidChart(error, element: element, line: location.line)
         }
     }
 
@@ -158,7 +161,7 @@ public enum SCXMLDocument {
         throws(SCXMLError) -> ChartDefinition<SCXMLEvent, SCXMLContext>
     {
         let tree = try XMLTreeReader.read(data, limits: options.limits)
-        var builder = SCXMLBuilder(tree: tree)
+        var builder = SCXMLBuilder(tree: tree, requiresXMLIDs: options.requiresXMLIDs)
         return try builder.build(defaultName: name)
     }
 

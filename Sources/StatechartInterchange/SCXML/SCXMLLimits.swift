@@ -95,11 +95,17 @@ public enum SCXMLLimit: String, Hashable, Sendable, CustomStringConvertible {
 public struct SCXMLLoadOptions: Hashable, Sendable {
     /// The bounds on the document (``SCXMLLimits/default`` unless set).
     public var limits: SCXMLLimits
+    /// Whether state ids must be XML IDs (NCNames), as the W3C schema and Qt require (rule R76).
+    /// Default `true`; turn it off only to read documents of tools that write other ids (`id="1"`).
+    public var requiresXMLIDs: Bool
 
     /// Creates options.
     ///
-    /// - Parameter limits: The bounds on the document.
-    public init(limits: SCXMLLimits = .default) {
+    /// - Parameters:
+    ///   - limits: The bounds on the document.
+    ///   - requiresXMLIDs: Whether state ids must be XML IDs (rule R76).
+    public init(limits: SCXMLLimits = .default, requiresXMLIDs: Bool = true) {
         self.limits = limits
+        self.requiresXMLIDs = requiresXMLIDs
     }
 }

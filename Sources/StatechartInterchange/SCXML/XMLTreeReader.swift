@@ -275,6 +275,10 @@ enum XMLTreeReader {
         case 76: return "a closing tag does not match its opening tag"
         case 77: return "unexpected end of document (an element is not closed?)"
         case 85: return "the document is not well-balanced (content after the root element?)"
+        // libxml2's namespace errors (XML_NS_ERR_*): a prefix without its `xmlns:prefix` declaration
+        // leaves the element in no namespace, so it reads as no SCXML at all (rule R76).
+        case 201: return "a namespace prefix is not declared (an element or attribute 'p:name' needs xmlns:p=\"…\")"
+        case 200, 202...205: return "invalid namespace declaration or qualified name (code \(code))"
         default: return "XML parse error \(code)"
         }
     }

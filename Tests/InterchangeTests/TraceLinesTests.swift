@@ -1,0 +1,42 @@
+import Foundation
+import Statechart
+import Testing
+
+@testable import StatechartCLI
+
+/// How the `statechart` command prints a trace (rule R77).
+@Suite("statechart command: trace lines")
+struct TraceLinesTests {
+    @Test("R77: the built-in example prints an unnamed action by the transition it runs on, never 'action action'")
+    func builtInExample() throws {
+        let r = try CommandLineTests().run([])
+        #expect(r.status == 0)
+        #expect(!r.stdout.contains("action action"))
+        #expect(
+            r.stdout.contains(
+                "action (unnamed) on transition confirmed.authorizing[1] → confirmed.declined"))
+    }
+
+    @Test("R77: an unnamed action is said by its owner: a transition, a targetless one, a state's entry or exit")
+    func owners() {
+        let trace: [TraceStep] = [
+            .event("go", external: true),
+            .exited("a"), .action("action"),
+            .transition(source: "p", ordinal: 2, targets: ["b"]), .action("action"), .action("charge"),
+            .entered("b"), .action("action"),
+            .event("tick", external: true),
+            .transition(source: "b", ordinal: 0, targets: []), .action("action"),
+            .halted("b"), .action("action"),
+        ]
+        #expect(
+            TraceLines.lines(trace) == [
+                "event go",
+                "exit a", "action (unnamed) on exit from a",
+                "transition p[2] → b", "action (unnamed) on transition p[2] → b", "action charge",
+                "enter b", "action (unnamed) on entry to b",
+                "event tick",
+                "transition b[0]", "action (unnamed) on transition b[0] (targetless)",
+                "halt in b", "action (unnamed) outside any transition or state",
+            ])
+    }
+}
