@@ -6,6 +6,9 @@
 ///     On(.confirm, to: .confirmed, guard: { $0.paid })
 /// }
 /// ```
+///
+/// Declaring the same state again merges the bodies in declaration order (rule R65); a state that
+/// is only a transition's target is added without a `When`, but ``TypedChart/validate()`` reports it.
 public struct When<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
     let element: MachineElement<State, Event, Context>
     /// Declares `state` with its transitions, actions and attached children.

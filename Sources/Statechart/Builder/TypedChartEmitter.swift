@@ -14,6 +14,8 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     var levels: [TypedLevel<Context>] = []
     var levelOfState: [String: Int] = [:]
     var refFixups: [(node: Int, transition: Int, refs: [StateRef])] = []
+    /// Ids of states that are only ever mentioned as targets, never declared (rule R65).
+    var mentionedOnly: [String] = []
     var depth = 0
 
     init(name: String) {
@@ -21,8 +23,13 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     }
 
     /// Per-state declarations gathered from a machine body, in first-mention order.
+    ///
+    /// Mentioning a state adds it (rule R65): the order is that of first mention, whether the
+    /// mention declares the state (`When`, `Final`, a flat transition's source, an attachment) or
+    /// only targets it. `declared` tells the two apart for ``TypedChart/validate()``.
     struct Gathered<S: Hashable & Sendable> {
         var order: [S] = []
+        var declared: Set<S> = []
         var roles: [S: StateRole] = [:]
         var transitions: [S: [TransitionSpec<S, Event, Context>]] = [:]
         var entries: [S: [ActionSpec<S, Event, Context>]] = [:]
@@ -41,6 +48,11 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 order.append(s)
             }
         }
+
+        mutating func declare(_ s: S) {
+            touch(s)
+            declared.insert(s)
+        }
     }
 
     private func gather<S>(_ machine: Machine<S, Event, Context>, name: String) throws(ChartError) -> Gathered<S> {
@@ -51,7 +63,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         for element in machine.elements {
             switch element.kind {
             case .state(let s, let role, let content):
-                g.touch(s)
+                g.declare(s)
                 if role != .normal { g.roles[s] = role }
                 for item in content {
                     switch item.kind {
@@ -83,7 +95,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 }
             case .transition(let sources, let spec):
                 for s in sources {
-                    g.touch(s)
+                    g.declare(s)
                     g.transitions[s, default: []].append(spec)
                 }
                 touchTargets(spec)
@@ -96,11 +108,11 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                     touchTargets(t)
                 }
             case .states(let list):
-                for s in list { g.touch(s) }
+                for s in list { g.declare(s) }
             }
         }
         for (s, child) in machine.attachments {
-            g.touch(s)
+            g.declare(s)
             g.children[s, default: []].append(child)
         }
         return g
@@ -124,6 +136,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             if valueOf[id] != nil { throw .duplicateStateID(id, first: nil, second: nil) }
             idOf[s] = id
             valueOf[id] = s
+            if !g.declared.contains(s) { mentionedOnly.append(id) }
         }
         let initial = machine.initial ?? first
         guard let initialID = idOf[initial] else { throw .unknownTarget("\(initial)", from: levelName, location: nil) }
