@@ -6,7 +6,8 @@ extension StateMachine {
     /// state does nothing (or throws ``MachineError/alreadyInState(_:)`` when
     /// ``Options/throwsWhenAlreadyInState`` is on); a final current state cannot be left
     /// (``MachineError/finalState(_:)``); the target must be listed in the current state's
-    /// ``Routes`` or be ``Global`` (``MachineError/illegalTransition(from:to:)``); finally the
+    /// ``Routes``, be ``Global`` or be allowed by a route added with ``addRoute(from:to:condition:)``
+    /// (``MachineError/illegalTransition(from:to:)``); finally the
     /// target's ``TransitionBarrier`` may allow, deny (``MachineError/transitionDenied(to:)``) or
     /// redirect — a redirect checks the new target from the start, at most
     /// ``Options/redirectLimit`` times, and a cycle is ``MachineError/redirectCycle(_:)``.
@@ -78,7 +79,10 @@ extension StateMachine {
                 return
             }
             if level.finals.contains(currentID) { throw .finalState(currentID) }
-            guard level.globals.contains(targetID) || level.routes[currentID]?.contains(targetID) == true else {
+            guard
+                level.globals.contains(targetID) || level.routes[currentID]?.contains(targetID) == true
+                    || runtimeRouteAllows(from: currentID, to: targetID, level: levelIndex)
+            else {
                 throw .illegalTransition(from: currentID, to: targetID)
             }
             if let barrier = level.barriers[targetID] {
