@@ -47,6 +47,8 @@ enum TargetSpec<State: Hashable & Sendable, Event: Hashable & Sendable, Context>
 struct TransitionSpec<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
     var event: EventDescriptor<Event>?
     var doneOfSource = false
+    /// The name of the attached child whose own done event this transition waits for (rule R67).
+    var doneOfChild: String? = nil
     var target: TargetSpec<State, Event, Context>
     var guardCondition: Guard<Event, Context>?
     var actions: [Action<Event, Context>]

@@ -114,7 +114,7 @@ public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Con
 }
 
 /// A transition on this state's done event: its attached child machine (or every one of several)
-/// reached a final state (rules R13, R24).
+/// reached a final state (rules R13, R24). `OnDone(child:to:)` waits for one child only (rule R67).
 public struct OnDone<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
     let spec: TransitionSpec<State, Event, Context>
     /// Declares the transition taken when the state's children are done.
@@ -131,6 +131,32 @@ public struct OnDone<State: Hashable & Sendable, Event: Hashable & Sendable, Con
     ) {
         spec = TransitionSpec(
             event: nil, doneOfSource: true, target: targets.isEmpty ? .none : .states(targets),
+            guardCondition: guardFrom(condition), actions: runAction(action), kind: .external)
+    }
+}
+
+extension OnDone {
+    /// Declares the transition taken when one attached child — the machine named `child` (or
+    /// `"region1"`, `"region2"`, … for unnamed children, in attachment order) — reaches a final
+    /// state, whatever the other children do (rule R67). It waits for the child's region's done
+    /// event, `done.state.<state>.<child>` (SCXML's done event of a parallel region); with a single
+    /// child it is the state's own done event. A name that is not an attached child of the state
+    /// makes the chart invalid.
+    public init(
+        child: String, to targets: State..., action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: nil, doneOfChild: child, target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
+            actions: runAction(action), kind: .external)
+    }
+
+    /// Declares a guarded transition taken when the attached child named `child` is done (rule R67).
+    public init(
+        child: String, to targets: State..., guard condition: @escaping @Sendable (Context) throws -> Bool,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: nil, doneOfChild: child, target: targets.isEmpty ? .none : .states(targets),
             guardCondition: guardFrom(condition), actions: runAction(action), kind: .external)
     }
 }

@@ -158,16 +158,28 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             levelOfState[id] = levelIndex
             for a in g.entries[s] ?? [] { definition.addOnEntry([lookup.action(a, entering: true)], to: node) }
             for a in g.exits[s] ?? [] { definition.addOnExit([lookup.action(a, entering: false)], to: node) }
+            // The state whose done event says that one child finished (rule R67): the region
+            // of each of several children, or the state itself for a single child.
+            var doneStateOfChild: [String: String] = [:]
             if children.count == 1 {
                 try emitChild(children[0], into: node, id: id, path: path + [AnyHashable(s)])
+                doneStateOfChild[children[0].name ?? "region1"] = id
             } else if children.count > 1 {
                 for (i, child) in children.enumerated() {
                     let regionID = "\(id).\(child.name ?? "region\(i + 1)")"
                     let region = definition.addState(regionID, in: node)
                     try emitChild(child, into: region, id: regionID, path: path + [AnyHashable(s)])
+                    doneStateOfChild[child.name ?? "region\(i + 1)"] = regionID
                 }
             }
-            for spec in g.transitions[s] ?? [] {
+            for var spec in g.transitions[s] ?? [] {
+                if let child = spec.doneOfChild {
+                    guard let doneState = doneStateOfChild[child] else {
+                        throw .invalidStructure(
+                            id, reason: "OnDone(child: \"\(child)\") names no child attached to this state", location: nil)
+                    }
+                    spec.event = .done(doneState)
+                }
                 try addTransition(spec, from: node, sourceID: id, idOf: idOf)
             }
             // Delayed transitions: a timer started on entry and cancelled on exit (rule R45).
@@ -203,6 +215,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         // to a state outside the level (a `StateRef`) is external, as SCXML makes any internal
         // transition whose targets are not all inside its source.
         for var spec in g.anyState {
+            if spec.doneOfChild != nil {
+                throw .invalidStructure(levelName, reason: "OnDone(child:) belongs to the state the child is attached to", location: nil)
+            }
             spec.kind = .internal
             try addTransition(spec, from: container, sourceID: levelName, idOf: idOf)
         }
