@@ -89,7 +89,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     ///
     /// - Throws: ``MachineError/eventNotHandled(event:configuration:)`` when nothing handles it
     ///   (unless ``Options/throwsOnUnhandledEvent`` is off); ``MachineError/finished(finalState:)``
-    ///   after the machine reached a top-level final state; the failures of the run.
+    ///   after the machine reached a top-level final state (rule R68); the failures of the run.
     @inlinable
     public mutating func send(_ event: Event) throws(MachineError) {
         if options.historyDepth != nil { return try sendRecorded(event) }
@@ -136,8 +136,11 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     @inlinable public var now: Duration { core.now }
 
     /// Advances machine time, firing delayed sends that fall due (rule R17).
+    ///
+    /// - Throws: ``MachineError/finished(finalState:)`` after the machine finished (rule R68); the failures of the run.
     @inlinable
     public mutating func advance(by duration: Duration) throws(MachineError) {
+        try refuseAfterEnd()  // rule R68
         try core.advance(by: duration)
     }
 
