@@ -23,7 +23,7 @@ public struct StateElement<State: Hashable & Sendable, Event: Hashable & Sendabl
         case exit(ActionSpec<State, Event, Context>)
         case attach(AnyChildMachine<Event, Context>)
         case routes([State])
-        case barrier(@Sendable (Context) -> Barrier<State>)
+        case barrier(@Sendable (State, Context) -> Barrier<State>)
         case dynamic(@Sendable (Context) -> State)
         case after(Duration, TransitionSpec<State, Event, Context>)
         case invoke(Invocation<Event, Context>)

@@ -36,7 +36,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         var exits: [S: [ActionSpec<S, Event, Context>]] = [:]
         var children: [S: [AnyChildMachine<Event, Context>]] = [:]
         var routes: [S: [S]] = [:]
-        var barriers: [S: @Sendable (Context) -> Barrier<S>] = [:]
+        var barriers: [S: @Sendable (S, Context) -> Barrier<S>] = [:]
         var dynamics: [S: @Sendable (Context) -> S] = [:]
         var anyState: [TransitionSpec<S, Event, Context>] = []
         var afters: [S: [(Duration, TransitionSpec<S, Event, Context>)]] = [:]
@@ -192,10 +192,16 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 try addTransition(timed, from: node, sourceID: id, idOf: idOf)
             }
             for invocation in g.invocations[s] ?? [] { definition.addInvocation(invocation, to: node) }
-            var barrier: (@Sendable (Context) -> BarrierAnswer)?
+            var barrier: (@Sendable (String, Context) -> BarrierAnswer)?
             if let b = g.barriers[s] {
                 let ids = idOf
-                barrier = { ctx in lookup.answer(b(ctx), idOf: ids) }
+                barrier = { sourceID, ctx in
+                    // The runtime passes the active state of this level (rule R69).
+                    guard let source = lookup.valueOf[sourceID] else {
+                        preconditionFailure("a barrier's source '\(sourceID)' is a state of its level")
+                    }
+                    return lookup.answer(b(source, ctx), idOf: ids)
+                }
             }
             var dynamic: (@Sendable (Context) -> String)?
             if let d = g.dynamics[s] {
@@ -329,13 +335,14 @@ struct TypedLevel<Context>: Sendable {
     var globals: Set<String> = []
     var finals: Set<String> = []
     var routes: [String: Set<String>] = [:]
-    var barriers: [String: @Sendable (Context) -> BarrierAnswer] = [:]
+    var barriers: [String: @Sendable (String, Context) -> BarrierAnswer] = [:]
+    // A barrier receives the id of the active state of its level, the request's source (rule R69).
     var dynamics: [String: @Sendable (Context) -> String] = [:]
 
     init(container: String) { self.container = container }
 
     func adding(
-        id: String, role: StateRole, routes: [String], barrier: (@Sendable (Context) -> BarrierAnswer)?,
+        id: String, role: StateRole, routes: [String], barrier: (@Sendable (String, Context) -> BarrierAnswer)?,
         dynamic: (@Sendable (Context) -> String)?
     ) -> Self {
         var copy = self

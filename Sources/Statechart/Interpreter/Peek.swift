@@ -25,6 +25,7 @@ extension ChartInstance {
         case .all(let gs): return gs.allSatisfy { peekGuard($0, event: event) }
         case .any(let gs): return gs.contains { peekGuard($0, event: event) }
         case .predicate(let p): return (try? p(scope.context, event)) ?? false
+        case .withInput(let p): return (try? p(GuardInput(context: scope.context, event: event, now: scope.now))) ?? false
         }
     }
 }

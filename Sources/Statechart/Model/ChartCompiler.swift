@@ -258,6 +258,7 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
             for x in gs { out.append(try compileGuard(x, from: from, location: location)) }
             return .any(out)
         case .predicate(let p): return .predicate(p)
+        case .withInput(let p): return .withInput(p)
         }
     }
 

@@ -81,8 +81,10 @@ extension StateMachine {
         let level = typed.levels[0]
         var targetID = restoreID
         var visited: [String] = []
+        // The source a barrier sees (rule R69): the active top-level state, normally the background.
+        let sourceID = core.configuration.list.first { chart.states[Int($0)].parent == 0 }.map { chart.ids[Int($0)] } ?? restoreID
         consult: while let barrier = level.barriers[targetID] {
-            switch barrier(context) {
+            switch barrier(sourceID, context) {
             case .allow:
                 break consult
             case .deny:

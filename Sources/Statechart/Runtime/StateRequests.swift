@@ -90,7 +90,7 @@ extension StateMachine {
                 throw .illegalTransition(from: currentID, to: targetID)
             }
             if let barrier = level.barriers[targetID] {
-                switch barrier(context) {
+                switch barrier(currentID, context) {
                 case .allow:
                     break
                 case .deny:
