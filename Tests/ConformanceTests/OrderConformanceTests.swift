@@ -41,6 +41,9 @@ struct OrderConformanceTests {
             Transition(from: .delivered, on: .cancel, to: .returned)  // beats the wildcard cancel
             When(.pending) { OnExit { $0.trail.append("logOrderStart") } }  // machine.onExit(.pending)
             When(.shipped) { OnEntry { $0.trail.append("sendTrackingNotification") } }  // machine.onEnter(.shipped)
+            // States only ever reached are declared too, so validate() can tell them from a typo (R65).
+            When(.cancelled)
+            When(.returned)
         }
     }
 
@@ -442,6 +445,8 @@ struct OrderConformanceTests {
             Transition(from: .shipped, on: .deliver, to: .delivered)
             Transition(fromAny: .cancel, to: .cancelled)
             Transition(fromAny: .reset, to: .pending)
+            When(.delivered)  // declared, not only a target (R65)
+            When(.cancelled)
         }.attaching(child: payment, to: .confirmed)
     }
 

@@ -17,6 +17,10 @@
 /// order.attach(child: payment, to: .confirmed)
 /// ```
 ///
+/// Mentioning a state declares it (rule R65): `On(.go, to: .ghost)` adds `ghost` even without a
+/// `When(.ghost)`, in the order of first mention, and two `When(.a)` blocks merge into one state.
+/// ``TypedChart/validate()`` warns (`undeclared-state`) about a state that is only ever a target.
+///
 /// A machine is only a description; ``StateMachine`` runs it. Every machine, with all its
 /// attached children, compiles into one ``Chart`` that the SCXML interpreter runs.
 public struct Machine<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {

@@ -23,7 +23,7 @@ public struct StateElement<State: Hashable & Sendable, Event: Hashable & Sendabl
         case exit(ActionSpec<State, Event, Context>)
         case attach(AnyChildMachine<Event, Context>)
         case routes([State])
-        case barrier(@Sendable (Context) -> Barrier<State>)
+        case barrier(@Sendable (State, Context) -> Barrier<State>)
         case dynamic(@Sendable (Context) -> State)
         case after(Duration, TransitionSpec<State, Event, Context>)
         case invoke(Invocation<Event, Context>)
@@ -47,6 +47,8 @@ enum TargetSpec<State: Hashable & Sendable, Event: Hashable & Sendable, Context>
 struct TransitionSpec<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
     var event: EventDescriptor<Event>?
     var doneOfSource = false
+    /// The name of the attached child whose own done event this transition waits for (rule R67).
+    var doneOfChild: String? = nil
     var target: TargetSpec<State, Event, Context>
     var guardCondition: Guard<Event, Context>?
     var actions: [Action<Event, Context>]

@@ -48,9 +48,19 @@ public struct Routes<State: Hashable & Sendable>: Sendable {
 /// Decides whether a requested transition to the enclosing state may happen: allow, deny or
 /// redirect (Machinus' transition barrier, rule R26).
 public struct TransitionBarrier<State: Hashable & Sendable, Context>: Sendable {
-    let decide: @Sendable (Context) -> Barrier<State>
+    let decide: @Sendable (State, Context) -> Barrier<State>
     /// Declares the barrier.
-    public init(_ decide: @escaping @Sendable (Context) -> Barrier<State>) { self.decide = decide }
+    public init(_ decide: @escaping @Sendable (Context) -> Barrier<State>) { self.decide = { _, context in decide(context) } }
+
+    /// Declares a barrier that also sees the state the request comes from: the active state of the
+    /// same machine level (rule R69). For `resume()` it is the background state being left.
+    ///
+    /// ```swift
+    /// TransitionBarrier { source, session in source == .registering && !session.registered ? .deny : .allow }
+    /// ```
+    public init(_ decide: @escaping @Sendable (_ source: State, _ context: Context) -> Barrier<State>) {
+        self.decide = decide
+    }
 }
 
 /// The state that ``StateMachine/transition()`` requests from the enclosing state (Machinus'

@@ -6,6 +6,9 @@
 ///     On(.confirm, to: .confirmed, guard: { $0.paid })
 /// }
 /// ```
+///
+/// Declaring the same state again merges the bodies in declaration order (rule R65); a state that
+/// is only a transition's target is added without a `When`, but ``TypedChart/validate()`` reports it.
 public struct When<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
     let element: MachineElement<State, Event, Context>
     /// Declares `state` with its transitions, actions and attached children.
@@ -61,6 +64,8 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable,
     }
 
     /// A guarded transition from one state.
+    // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @_disfavoredOverload
     public init(
         from source: State, on event: Event, to target: State,
         guard condition: @escaping @Sendable (Context) throws -> Bool,
@@ -72,6 +77,8 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable,
     /// A transition from one state with an asynchronous guard (swift-state-kit's async guards):
     /// awaited by ``AsyncStateMachine`` before the event is processed, while no other send can
     /// move the machine (rules R50, R58).
+    // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @_disfavoredOverload
     public init(
         from source: State, on event: Event, to target: State,
         asyncGuard condition: @escaping @Sendable (Context) async -> Bool,

@@ -9,6 +9,9 @@
 /// ```
 /// Guards are tried in declaration order; the first transition whose guard holds is taken and a
 /// failing guard falls through to the next (rule R25).
+///
+/// A trailing closure is always the action, whatever the target form (rule R70); a guard is given
+/// with its label only.
 public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
     let spec: TransitionSpec<State, Event, Context>
 
@@ -23,6 +26,8 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
     }
 
     /// A guarded transition on `event` to states of the same machine (none: targetless).
+    // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @_disfavoredOverload
     public init(
         _ event: Event, to targets: State..., internal isInternal: Bool = false,
         guard condition: @escaping @Sendable (Context) throws -> Bool,
@@ -35,6 +40,8 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
 
     /// A transition on `event` with an asynchronous guard, awaited by ``AsyncStateMachine`` before
     /// the event is processed (rule R58); a synchronous ``StateMachine`` never takes it.
+    // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @_disfavoredOverload
     public init(
         _ event: Event, to targets: State..., internal isInternal: Bool = false,
         asyncGuard condition: @escaping @Sendable (Context) async -> Bool,
@@ -46,14 +53,26 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
             asyncGuard: { context, _ in await condition(context) })
     }
 
-    /// A transition on `event` to states anywhere in the chart.
+    /// A transition on `event` to states anywhere in the chart; a trailing closure is its action (rule R70).
     public init(
-        _ event: Event, to targets: StateRef..., internal isInternal: Bool = false,
-        guard condition: (@Sendable (Context) throws -> Bool)? = nil,
+        _ event: Event, to target: StateRef, _ more: StateRef..., internal isInternal: Bool = false,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
     ) {
         spec = TransitionSpec(
-            event: .event(event), target: .refs(targets), guardCondition: condition.map(guardFrom),
+            event: .event(event), target: .refs([target] + more), guardCondition: nil,
+            actions: runAction(action), kind: isInternal ? .internal : .external)
+    }
+
+    /// A guarded transition on `event` to states anywhere in the chart.
+    // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @_disfavoredOverload
+    public init(
+        _ event: Event, to target: StateRef, _ more: StateRef..., internal isInternal: Bool = false,
+        guard condition: @escaping @Sendable (Context) throws -> Bool,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: .event(event), target: .refs([target] + more), guardCondition: guardFrom(condition),
             actions: runAction(action), kind: isInternal ? .internal : .external)
     }
 
@@ -81,13 +100,25 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
 
     /// A transition on `event` whose target is computed when it is selected (a dynamic transition).
     /// Returning a state that is not part of this machine is an execution error (rule R27).
+    /// A trailing closure is its action (rule R70).
     public init(
         _ event: Event, dynamic target: @escaping @Sendable (Context, Event?) -> State,
-        guard condition: (@Sendable (Context) throws -> Bool)? = nil,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
     ) {
         spec = TransitionSpec(
-            event: .event(event), target: .dynamic(target), guardCondition: condition.map(guardFrom),
+            event: .event(event), target: .dynamic(target), guardCondition: nil, actions: runAction(action), kind: .external)
+    }
+
+    /// A guarded transition on `event` whose target is computed when it is selected (rule R27).
+    // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @_disfavoredOverload
+    public init(
+        _ event: Event, dynamic target: @escaping @Sendable (Context, Event?) -> State,
+        guard condition: @escaping @Sendable (Context) throws -> Bool,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: .event(event), target: .dynamic(target), guardCondition: guardFrom(condition),
             actions: runAction(action), kind: .external)
     }
 }
@@ -103,6 +134,8 @@ public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Con
     }
 
     /// Declares an eventless transition taken as soon as the guard holds.
+    // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @_disfavoredOverload
     public init(
         to targets: State..., guard condition: @escaping @Sendable (Context) throws -> Bool,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
@@ -114,7 +147,7 @@ public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Con
 }
 
 /// A transition on this state's done event: its attached child machine (or every one of several)
-/// reached a final state (rules R13, R24).
+/// reached a final state (rules R13, R24). `OnDone(child:to:)` waits for one child only (rule R67).
 public struct OnDone<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
     let spec: TransitionSpec<State, Event, Context>
     /// Declares the transition taken when the state's children are done.
@@ -125,12 +158,42 @@ public struct OnDone<State: Hashable & Sendable, Event: Hashable & Sendable, Con
     }
 
     /// Declares a guarded transition taken when the state's children are done.
+    // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @_disfavoredOverload
     public init(
         to targets: State..., guard condition: @escaping @Sendable (Context) throws -> Bool,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
     ) {
         spec = TransitionSpec(
             event: nil, doneOfSource: true, target: targets.isEmpty ? .none : .states(targets),
+            guardCondition: guardFrom(condition), actions: runAction(action), kind: .external)
+    }
+}
+
+extension OnDone {
+    /// Declares the transition taken when one attached child — the machine named `child` (or
+    /// `"region1"`, `"region2"`, … for unnamed children, in attachment order) — reaches a final
+    /// state, whatever the other children do (rule R67). It waits for the child's region's done
+    /// event, `done.state.<state>.<child>` (SCXML's done event of a parallel region); with a single
+    /// child it is the state's own done event. A name that is not an attached child of the state
+    /// makes the chart invalid.
+    public init(
+        child: String, to targets: State..., action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: nil, doneOfChild: child, target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
+            actions: runAction(action), kind: .external)
+    }
+
+    /// Declares a guarded transition taken when the attached child named `child` is done (rule R67).
+    // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @_disfavoredOverload
+    public init(
+        child: String, to targets: State..., guard condition: @escaping @Sendable (Context) throws -> Bool,
+        action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
+    ) {
+        spec = TransitionSpec(
+            event: nil, doneOfChild: child, target: targets.isEmpty ? .none : .states(targets),
             guardCondition: guardFrom(condition), actions: runAction(action), kind: .external)
     }
 }

@@ -12,6 +12,8 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     let levels: [TypedLevel<Context>]
     /// Per level, the index of its container (the root for the top level).
     let containerOfLevel: [Int32]
+    /// States only ever mentioned as targets, never declared (rule R65), for ``validate()``.
+    let mentionedOnly: [Int32]
 
     /// Compiles a machine and all its attached children.
     public init<State>(_ machine: Machine<State, Event, Context>) throws(ChartError) {
@@ -37,6 +39,7 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         self.levelOfIndex = levelOfIndex
         self.levels = emitter.levels
         self.containerOfLevel = emitter.levels.map { chart.state(withID: $0.container)?.index ?? 0 }
+        self.mentionedOnly = emitter.mentionedOnly.compactMap { chart.state(withID: $0)?.index }
     }
 
     /// The typed value of a state (`nil` for the root, regions and history pseudo-states).
@@ -50,9 +53,11 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
 
 extension TypedChart {
     /// ``Chart/validate()`` for a typed machine: state requests along declared ``Routes`` and to
-    /// ``Global`` states count as ways in and out of a state.
+    /// ``Global`` states count as ways in and out of a state, and a state that is only ever
+    /// mentioned as a target — no ``When``, ``Final``, ``Global`` or flat ``Transition`` declares
+    /// it — is reported as `undeclared-state` (rule R65): the builder added it, but it may be a typo.
     public func validate() -> [ChartDiagnostic] {
-        chart.validate(requestEdges: requestEdges())
+        chart.validate(requestEdges: requestEdges(), mentionedOnly: mentionedOnly)
     }
 
     /// The edges that state requests (routes and global routes of each level) add to the chart's

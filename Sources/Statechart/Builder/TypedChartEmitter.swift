@@ -14,6 +14,8 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     var levels: [TypedLevel<Context>] = []
     var levelOfState: [String: Int] = [:]
     var refFixups: [(node: Int, transition: Int, refs: [StateRef])] = []
+    /// Ids of states that are only ever mentioned as targets, never declared (rule R65).
+    var mentionedOnly: [String] = []
     var depth = 0
 
     init(name: String) {
@@ -21,15 +23,20 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     }
 
     /// Per-state declarations gathered from a machine body, in first-mention order.
+    ///
+    /// Mentioning a state adds it (rule R65): the order is that of first mention, whether the
+    /// mention declares the state (`When`, `Final`, a flat transition's source, an attachment) or
+    /// only targets it. `declared` tells the two apart for ``TypedChart/validate()``.
     struct Gathered<S: Hashable & Sendable> {
         var order: [S] = []
+        var declared: Set<S> = []
         var roles: [S: StateRole] = [:]
         var transitions: [S: [TransitionSpec<S, Event, Context>]] = [:]
         var entries: [S: [ActionSpec<S, Event, Context>]] = [:]
         var exits: [S: [ActionSpec<S, Event, Context>]] = [:]
         var children: [S: [AnyChildMachine<Event, Context>]] = [:]
         var routes: [S: [S]] = [:]
-        var barriers: [S: @Sendable (Context) -> Barrier<S>] = [:]
+        var barriers: [S: @Sendable (S, Context) -> Barrier<S>] = [:]
         var dynamics: [S: @Sendable (Context) -> S] = [:]
         var anyState: [TransitionSpec<S, Event, Context>] = []
         var afters: [S: [(Duration, TransitionSpec<S, Event, Context>)]] = [:]
@@ -41,6 +48,11 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 order.append(s)
             }
         }
+
+        mutating func declare(_ s: S) {
+            touch(s)
+            declared.insert(s)
+        }
     }
 
     private func gather<S>(_ machine: Machine<S, Event, Context>, name: String) throws(ChartError) -> Gathered<S> {
@@ -51,7 +63,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         for element in machine.elements {
             switch element.kind {
             case .state(let s, let role, let content):
-                g.touch(s)
+                g.declare(s)
                 if role != .normal { g.roles[s] = role }
                 for item in content {
                     switch item.kind {
@@ -83,7 +95,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 }
             case .transition(let sources, let spec):
                 for s in sources {
-                    g.touch(s)
+                    g.declare(s)
                     g.transitions[s, default: []].append(spec)
                 }
                 touchTargets(spec)
@@ -96,11 +108,11 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                     touchTargets(t)
                 }
             case .states(let list):
-                for s in list { g.touch(s) }
+                for s in list { g.declare(s) }
             }
         }
         for (s, child) in machine.attachments {
-            g.touch(s)
+            g.declare(s)
             g.children[s, default: []].append(child)
         }
         return g
@@ -124,6 +136,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             if valueOf[id] != nil { throw .duplicateStateID(id, first: nil, second: nil) }
             idOf[s] = id
             valueOf[id] = s
+            if !g.declared.contains(s) { mentionedOnly.append(id) }
         }
         let initial = machine.initial ?? first
         guard let initialID = idOf[initial] else { throw .unknownTarget("\(initial)", from: levelName, location: nil) }
@@ -145,16 +158,28 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             levelOfState[id] = levelIndex
             for a in g.entries[s] ?? [] { definition.addOnEntry([lookup.action(a, entering: true)], to: node) }
             for a in g.exits[s] ?? [] { definition.addOnExit([lookup.action(a, entering: false)], to: node) }
+            // The state whose done event says that one child finished (rule R67): the region
+            // of each of several children, or the state itself for a single child.
+            var doneStateOfChild: [String: String] = [:]
             if children.count == 1 {
                 try emitChild(children[0], into: node, id: id, path: path + [AnyHashable(s)])
+                doneStateOfChild[children[0].name ?? "region1"] = id
             } else if children.count > 1 {
                 for (i, child) in children.enumerated() {
                     let regionID = "\(id).\(child.name ?? "region\(i + 1)")"
                     let region = definition.addState(regionID, in: node)
                     try emitChild(child, into: region, id: regionID, path: path + [AnyHashable(s)])
+                    doneStateOfChild[child.name ?? "region\(i + 1)"] = regionID
                 }
             }
-            for spec in g.transitions[s] ?? [] {
+            for var spec in g.transitions[s] ?? [] {
+                if let child = spec.doneOfChild {
+                    guard let doneState = doneStateOfChild[child] else {
+                        throw .invalidStructure(
+                            id, reason: "OnDone(child: \"\(child)\") names no child attached to this state", location: nil)
+                    }
+                    spec.event = .done(doneState)
+                }
                 try addTransition(spec, from: node, sourceID: id, idOf: idOf)
             }
             // Delayed transitions: a timer started on entry and cancelled on exit (rule R45).
@@ -167,10 +192,16 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 try addTransition(timed, from: node, sourceID: id, idOf: idOf)
             }
             for invocation in g.invocations[s] ?? [] { definition.addInvocation(invocation, to: node) }
-            var barrier: (@Sendable (Context) -> BarrierAnswer)?
+            var barrier: (@Sendable (String, Context) -> BarrierAnswer)?
             if let b = g.barriers[s] {
                 let ids = idOf
-                barrier = { ctx in lookup.answer(b(ctx), idOf: ids) }
+                barrier = { sourceID, ctx in
+                    // The runtime passes the active state of this level (rule R69).
+                    guard let source = lookup.valueOf[sourceID] else {
+                        preconditionFailure("a barrier's source '\(sourceID)' is a state of its level")
+                    }
+                    return lookup.answer(b(source, ctx), idOf: ids)
+                }
             }
             var dynamic: (@Sendable (Context) -> String)?
             if let d = g.dynamics[s] {
@@ -190,6 +221,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         // to a state outside the level (a `StateRef`) is external, as SCXML makes any internal
         // transition whose targets are not all inside its source.
         for var spec in g.anyState {
+            if spec.doneOfChild != nil {
+                throw .invalidStructure(levelName, reason: "OnDone(child:) belongs to the state the child is attached to", location: nil)
+            }
             spec.kind = .internal
             try addTransition(spec, from: container, sourceID: levelName, idOf: idOf)
         }
@@ -301,13 +335,14 @@ struct TypedLevel<Context>: Sendable {
     var globals: Set<String> = []
     var finals: Set<String> = []
     var routes: [String: Set<String>] = [:]
-    var barriers: [String: @Sendable (Context) -> BarrierAnswer] = [:]
+    var barriers: [String: @Sendable (String, Context) -> BarrierAnswer] = [:]
+    // A barrier receives the id of the active state of its level, the request's source (rule R69).
     var dynamics: [String: @Sendable (Context) -> String] = [:]
 
     init(container: String) { self.container = container }
 
     func adding(
-        id: String, role: StateRole, routes: [String], barrier: (@Sendable (Context) -> BarrierAnswer)?,
+        id: String, role: StateRole, routes: [String], barrier: (@Sendable (String, Context) -> BarrierAnswer)?,
         dynamic: (@Sendable (Context) -> String)?
     ) -> Self {
         var copy = self

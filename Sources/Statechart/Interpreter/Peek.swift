@@ -29,6 +29,7 @@ extension ChartInstance {
             // A copy of the context: whatever the evaluation does stays in it (rule R81).
             var context = scope.context
             return (try? evaluate(&context, environment(event: event))) ?? false
+        case .withInput(let p): return (try? p(GuardInput(context: scope.context, environment: environment(event: event)))) ?? false
         }
     }
 

@@ -107,9 +107,11 @@ extension ChartInstance {
         case .any(let gs):
             for x in gs where evaluate(x, event: event, transition: transition) { return true }
             return false
-        case .predicate(let p):
+        case .predicate, .withInput:
             do {
-                return try p(scope.context, event)
+                if case .predicate(let p) = g { return try p(scope.context, event) }
+                if case .withInput(let p) = g { return try p(GuardInput(context: scope.context, environment: environment(event: event))) }
+                return false
             } catch {
                 fail("guard of \(describeTransition(transition)) threw \(error)")
                 return false

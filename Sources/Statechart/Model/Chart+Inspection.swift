@@ -125,7 +125,7 @@ extension Chart {
         case .not(let inner): return .not(guardInfo(inner))
         case .all(let gs): return .all(gs.map(guardInfo))
         case .any(let gs): return .any(gs.map(guardInfo))
-        case .predicate: return .predicate
+        case .predicate, .withInput: return .predicate
         case .expression(let source, _): return .expression(source)
         }
     }

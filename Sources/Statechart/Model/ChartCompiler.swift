@@ -259,6 +259,7 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
             return .any(out)
         case .predicate(let p): return .predicate(p)
         case .expression(let source, let evaluate): return .expression(source, evaluate)
+        case .withInput(let p): return .withInput(p)
         }
     }
 

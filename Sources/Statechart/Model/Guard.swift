@@ -22,6 +22,36 @@ public indirect enum Guard<Event: Hashable & Sendable, Context>: Sendable {
     /// can own its storage; a query that must change nothing (``ChartInstance/canHandle(_:)``)
     /// hands it a copy (rule R81).
     case expression(String, @Sendable (inout Context, ChartEnvironment<Event>) throws -> Bool)
+    /// A predicate over a ``GuardInput``: the extended state, the event and the machine's time (rule R69).
+    case withInput(@Sendable (GuardInput<Event, Context>) throws -> Bool)
+}
+
+/// What a guard built with ``Guard/withInput(_:)`` sees (rule R69): the extended state, the event
+/// being processed and the machine's time, as an action's ``ActionScope/now`` would read it.
+///
+/// It is the same view of the machine that a datamodel's expressions get (``ChartEnvironment``,
+/// rule R81), with the extended state beside it.
+public struct GuardInput<Event: Hashable & Sendable, Context> {
+    /// The extended state.
+    public let context: Context
+    /// The event, the time and the active states.
+    public let environment: ChartEnvironment<Event>
+    /// The event being processed (`nil` for eventless transitions).
+    public var event: ChartEvent<Event>? { environment.event }
+    /// The machine's time (time since it started, rule R17).
+    public var now: Duration { environment.now }
+
+    /// The user event being processed, if the current event is one.
+    public var userEvent: Event? { event?.userEvent }
+
+    /// Whether the state with this id is active.
+    public func isActive(_ id: String) -> Bool { environment.isActive(id) }
+
+    @usableFromInline
+    init(context: Context, environment: ChartEnvironment<Event>) {
+        self.context = context
+        self.environment = environment
+    }
 }
 
 /// A guard with state ids resolved to indices.
@@ -33,4 +63,5 @@ indirect enum CompiledGuard<Event: Hashable & Sendable, Context>: Sendable {
     case any([CompiledGuard])
     case predicate(@Sendable (Context, ChartEvent<Event>?) throws -> Bool)
     case expression(String, @Sendable (inout Context, ChartEnvironment<Event>) throws -> Bool)
+    case withInput(@Sendable (GuardInput<Event, Context>) throws -> Bool)
 }

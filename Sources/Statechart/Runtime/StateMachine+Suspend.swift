@@ -24,16 +24,16 @@ extension StateMachine {
     /// While suspended, the machine handles events and requests in the background state as usual.
     ///
     /// - Throws: ``MachineError/unknownState(_:)`` when `background` is not a state of the top level;
-    ///   ``MachineError/finished(finalState:)`` when the machine is not running;
+    ///   ``MachineError/finished(finalState:)`` when the machine finished, before any other check (rule R68);
     ///   ``MachineError/invalidSnapshot(_:)`` when it is already suspended;
     ///   ``MachineError/alreadyInState(_:)`` when `background` is the active state; the failures of
     ///   the run (the machine is suspended all the same).
     public mutating func suspend(to background: State) throws(MachineError) {
+        try refuseAfterEnd()  // rule R68
         let chart = typed.chart
         guard let bg = typed.states(for: background).first(where: { typed.levelOfIndex[Int($0.index)] == 0 }),
             chart.requestTransitions[bg.index] != nil
         else { throw .unknownState("\(background)") }
-        guard core.isRunning else { throw core.notRunningError() }
         if let s = records.suspension {
             throw .invalidSnapshot(
                 "the machine is already suspended to '\(chart.ids[Int(s.background)])'; resume() it first")
@@ -64,14 +64,15 @@ extension StateMachine {
     /// its paused sends. Either way the machine then runs to completion.
     ///
     /// - Throws: ``MachineError/invalidSnapshot(_:)`` when the machine is not suspended;
-    ///   ``MachineError/finished(finalState:)`` when it finished while suspended; barrier errors as
+    ///   ``MachineError/finished(finalState:)`` when it finished (also while suspended), before any other
+    ///   check (rule R68); barrier errors as
     ///   above (the machine stays suspended); ``MachineError/alreadyInState(_:)`` when a redirect
     ///   leads to the active state (it stays suspended); the failures of the run.
     public mutating func resume() throws(MachineError) {
+        try refuseAfterEnd()  // rule R68
         guard let suspension = records.suspension else {
             throw .invalidSnapshot("the machine is not suspended: there is no configuration to resume")
         }
-        guard core.isRunning else { throw core.notRunningError() }
         let chart = typed.chart
         guard let restore = suspension.configuration.first(where: { chart.states[Int($0)].parent == 0 }) else {
             preconditionFailure("a suspended configuration has a top-level state")
@@ -80,8 +81,10 @@ extension StateMachine {
         let level = typed.levels[0]
         var targetID = restoreID
         var visited: [String] = []
+        // The source a barrier sees (rule R69): the active top-level state, normally the background.
+        let sourceID = core.configuration.list.first { chart.states[Int($0)].parent == 0 }.map { chart.ids[Int($0)] } ?? restoreID
         consult: while let barrier = level.barriers[targetID] {
-            switch barrier(context) {
+            switch barrier(sourceID, context) {
             case .allow:
                 break consult
             case .deny:

@@ -25,6 +25,8 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     @usableFromInline var nextObserverID = 0
     /// The undo log and the suspension slot (rules R41, R42).
     var records = MachineRecords<State, Event, Context>()
+    /// Routes added at run time and observer orders (rule R66; StateMachine+Routes.swift).
+    var runtimeRoutes = RuntimeRoutes<Context>()
 
     /// Behaviour switches of a ``StateMachine``.
     public struct Options: Sendable {
@@ -87,7 +89,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     ///
     /// - Throws: ``MachineError/eventNotHandled(event:configuration:)`` when nothing handles it
     ///   (unless ``Options/throwsOnUnhandledEvent`` is off); ``MachineError/finished(finalState:)``
-    ///   after the machine reached a top-level final state; the failures of the run.
+    ///   after the machine reached a top-level final state (rule R68); the failures of the run.
     @inlinable
     public mutating func send(_ event: Event) throws(MachineError) {
         if options.historyDepth != nil { return try sendRecorded(event) }
@@ -134,8 +136,11 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     @inlinable public var now: Duration { core.now }
 
     /// Advances machine time, firing delayed sends that fall due (rule R17).
+    ///
+    /// - Throws: ``MachineError/finished(finalState:)`` after the machine finished (rule R68); the failures of the run.
     @inlinable
     public mutating func advance(by duration: Duration) throws(MachineError) {
+        try refuseAfterEnd()  // rule R68
         try core.advance(by: duration)
     }
 
@@ -147,21 +152,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     // MARK: - Observers
 
-    /// Registers an observer called after every send or request with the top-level state before,
-    /// the event (`nil` for a request) and the state after (rule R30). Observers run in registration order.
-    ///
-    /// - Returns: A token for ``removeObserver(_:)``.
-    @discardableResult
-    public mutating func observe(_ observer: @escaping (MachineTransition<State, Event>) -> Void) -> ObserverToken {
-        nextObserverID += 1
-        observers.append((nextObserverID, observer))
-        return ObserverToken(id: nextObserverID)
-    }
-
-    /// Removes an observer.
-    public mutating func removeObserver(_ token: ObserverToken) {
-        observers.removeAll { $0.id == token.id }
-    }
+    // `observe(order:_:)` and `removeObserver(_:)` live in StateMachine+Routes.swift (rule R66).
 
     func notify(from: [ChartStateID], event: Event?) {
         guard !observers.isEmpty else { return }

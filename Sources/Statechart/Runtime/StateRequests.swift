@@ -1,12 +1,15 @@
 extension StateMachine {
     /// Requests a transition to a state (Machinus' `transition(to:)`, SwiftState's `<-`; rule R26).
     ///
-    /// The request is checked in this order: the target must be a state of the chart
+    /// A machine that finished in a top-level final state refuses every request with
+    /// ``MachineError/finished(finalState:)`` (rule R68). Otherwise the request is checked in this
+    /// order: the target must be a state of the chart
     /// (``MachineError/unknownState(_:)``) whose machine level is active; a request for the active
     /// state does nothing (or throws ``MachineError/alreadyInState(_:)`` when
     /// ``Options/throwsWhenAlreadyInState`` is on); a final current state cannot be left
     /// (``MachineError/finalState(_:)``); the target must be listed in the current state's
-    /// ``Routes`` or be ``Global`` (``MachineError/illegalTransition(from:to:)``); finally the
+    /// ``Routes``, be ``Global`` or be allowed by a route added with ``addRoute(from:to:condition:)``
+    /// (``MachineError/illegalTransition(from:to:)``); finally the
     /// target's ``TransitionBarrier`` may allow, deny (``MachineError/transitionDenied(to:)``) or
     /// redirect — a redirect checks the new target from the start, at most
     /// ``Options/redirectLimit`` times, and a cycle is ``MachineError/redirectCycle(_:)``.
@@ -23,6 +26,7 @@ extension StateMachine {
     }
 
     mutating func requestValue<T: Hashable & Sendable>(_ target: T) throws(MachineError) {
+        try refuseAfterEnd()  // rule R68: before the target is even looked up
         let candidates = typed.indicesByValue[AnyHashable(target)] ?? []
         guard !candidates.isEmpty else { throw .unknownState("\(target)") }
         // Among several places where T's machine runs, the active one.
@@ -32,7 +36,11 @@ extension StateMachine {
 
     /// Runs the dynamic transition of the innermost active state that declares one
     /// (``DynamicTransition``) and requests the state it returns (rule R27).
+    ///
+    /// - Throws: ``MachineError/finished(finalState:)`` after the machine finished (rule R68);
+    ///   ``MachineError/noDynamicTransition(_:)`` when no active state has one; the errors of the request.
     public mutating func transition() throws(MachineError) {
+        try refuseAfterEnd()  // rule R68
         let chart = typed.chart
         for s in core.activeStates.reversed() {
             let level = typed.levelOfIndex[Int(s.index)]
@@ -60,9 +68,6 @@ extension StateMachine {
             guard let target = chart.state(withID: targetID), typed.levelOfIndex[Int(target.index)] >= 0 else {
                 throw .unknownState(targetID)
             }
-            guard core.isRunning else {
-                throw .finished(finalState: core.finalState.map { chart.id(of: $0) } ?? "")
-            }
             let levelIndex = Int(typed.levelOfIndex[Int(target.index)])
             let level = typed.levels[levelIndex]
             let container = typed.containerOfLevel[levelIndex]
@@ -78,11 +83,14 @@ extension StateMachine {
                 return
             }
             if level.finals.contains(currentID) { throw .finalState(currentID) }
-            guard level.globals.contains(targetID) || level.routes[currentID]?.contains(targetID) == true else {
+            guard
+                level.globals.contains(targetID) || level.routes[currentID]?.contains(targetID) == true
+                    || runtimeRouteAllows(from: currentID, to: targetID, level: levelIndex)
+            else {
                 throw .illegalTransition(from: currentID, to: targetID)
             }
             if let barrier = level.barriers[targetID] {
-                switch barrier(context) {
+                switch barrier(currentID, context) {
                 case .allow:
                     break
                 case .deny:

@@ -9,10 +9,12 @@ extension Chart {
         return v.run()
     }
 
-    /// ``validate()`` with state requests (typed routes and global states) as extra edges.
-    func validate(requestEdges: [(from: Int32, to: Int32)]) -> [ChartDiagnostic] {
+    /// ``validate()`` with state requests (typed routes and global states) as extra edges, and the
+    /// typed builder's states that were only mentioned as targets (rule R65).
+    func validate(requestEdges: [(from: Int32, to: Int32)], mentionedOnly: [Int32]) -> [ChartDiagnostic] {
         var v = ChartValidator(chart: self)
         v.requestEdges = requestEdges
+        v.mentionedOnly = mentionedOnly
         return v.run()
     }
 }
@@ -23,6 +25,8 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
     var diagnostics: [ChartDiagnostic] = []
     /// State requests a front end allows: from a state to a target (entered through its request transition).
     var requestEdges: [(from: Int32, to: Int32)] = []
+    /// States a typed machine only mentions as targets (rule R65).
+    var mentionedOnly: [Int32] = []
 
     init(chart: Chart<Event, Context>) { self.chart = chart }
 
@@ -44,6 +48,13 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
                 ChartDiagnostic(
                     .warning, .unreachableState, "'\(name(s))' can never be entered", states: [name(s)],
                     location: chart.locations[Int(s)]))
+        }
+        for s in mentionedOnly {
+            diagnostics.append(
+                ChartDiagnostic(
+                    .warning, .undeclaredState,
+                    "'\(name(s))' is only mentioned as a target: no When, Final or Global declares it",
+                    states: [name(s)], location: chart.locations[Int(s)]))
         }
         checkTransitionsOfEachState()
         checkUnhandledEvents()

@@ -31,6 +31,8 @@ public struct ChartDiagnostic: Hashable, Sendable, CustomStringConvertible {
         case terminalState = "terminal-state"
         /// A final state with outgoing transitions (reported by loaders; compiled charts cannot have one).
         case finalWithTransitions = "final-with-transitions"
+        /// A typed machine's state that is only ever mentioned as a target, never declared (rule R65).
+        case undeclaredState = "undeclared-state"
         /// The document could not be loaded at all.
         case invalidChart = "invalid-chart"
     }

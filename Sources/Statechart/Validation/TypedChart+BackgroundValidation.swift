@@ -17,6 +17,6 @@ extension TypedChart {
                 for from in top where from != b { edges.append((from.index, b.index)) }
             }
         }
-        return chart.validate(requestEdges: edges)
+        return chart.validate(requestEdges: edges, mentionedOnly: mentionedOnly)
     }
 }

@@ -1,0 +1,78 @@
+import Statechart
+import Testing
+
+/// Every operation on a machine that reached a top-level final state (rule R68).
+@Suite("After the end")
+struct AfterTheEndTests {
+    enum S: Hashable, Sendable { case idle, busy, away, done }
+    enum E: Hashable, Sendable { case start, finish }
+
+    static func finished(historyDepth: Int? = nil) throws -> StateMachine<S, E, Int> {
+        let m = Machine<S, E, Int>(initial: .idle) {
+            When(.idle) {
+                On(.start, to: .busy)
+                Routes(.busy)
+                DynamicTransition { _ in .busy }
+            }
+            When(.busy) { On(.finish, to: .done) }
+            When(.away) {}
+            Final(.done)
+        }
+        var options = StateMachine<S, E, Int>.Options()
+        options.historyDepth = historyDepth
+        var machine = try StateMachine(m, context: 0, options: options)
+        try machine.send(.start)
+        try machine.send(.finish)
+        #expect(machine.isFinished)
+        return machine
+    }
+
+    static let end = MachineError.finished(finalState: "done")
+
+    @Test("R68: send and a batch of sends throw finished")
+    func send() throws {
+        var m = try Self.finished()
+        #expect(throws: Self.end) { try m.send(.start) }
+        #expect(throws: Self.end) { try m.send([.start, .finish]) }
+    }
+
+    @Test("R68: transition(to:) throws finished — for a known state, the final state itself and an unknown one")
+    func requests() throws {
+        var m = try Self.finished()
+        #expect(throws: Self.end) { try m.transition(to: S.busy) }
+        #expect(throws: Self.end) { try m.transition(to: S.done) }
+        #expect(throws: Self.end) { try m.transition(to: "no such state") }
+    }
+
+    @Test("R68: the dynamic request transition() throws finished, not noDynamicTransition")
+    func dynamicRequest() throws {
+        var m = try Self.finished()
+        #expect(throws: Self.end) { try m.transition() }
+    }
+
+    @Test("R68: advance(by:), suspend(to:) and resume() throw finished and change nothing")
+    func timeAndSuspension() throws {
+        var m = try Self.finished()
+        let now = m.now
+        #expect(throws: Self.end) { try m.advance(by: .seconds(1)) }
+        #expect(m.now == now)
+        #expect(throws: Self.end) { try m.suspend(to: .away) }
+        #expect(throws: Self.end) { try m.resume() }
+        #expect(m.state == .done)
+    }
+
+    @Test("R68: queries answer, and reset() and undo() bring the machine back")
+    func waysBack() throws {
+        var m = try Self.finished(historyDepth: 0)
+        #expect(m.state == .done)
+        #expect(!m.canSend(.start))
+        _ = m.snapshot()
+        var undone = m
+        #expect(undone.undo() == .busy)
+        #expect(!undone.isFinished)
+        try m.reset()
+        #expect(m.state == .idle)
+        try m.send(.start)
+        #expect(m.state == .busy)
+    }
+}
