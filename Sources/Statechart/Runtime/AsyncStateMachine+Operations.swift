@@ -27,6 +27,31 @@ extension AsyncStateMachine {
         try await operation { (m) throws(MachineError) in try m.reset() }
     }
 
+    /// Registers an observer called after every step that changed the machine — a send, a state
+    /// request, a delayed send, a result of work — with the top-level state before, the event and
+    /// the state after (rules R30, R60). It runs on the machine's actor.
+    ///
+    /// - Returns: A token for ``removeObserver(_:)``.
+    @discardableResult
+    public func observe(_ observer: @escaping @Sendable (MachineTransition<State, Event>) -> Void) -> ObserverToken {
+        machine.observe(observer)
+    }
+
+    /// Removes an observer.
+    public func removeObserver(_ token: ObserverToken) { machine.removeObserver(token) }
+
+    /// Registers a handler called for every send that was rejected or failed — by the machine or by
+    /// middleware — and for a result of work that nothing handled (rule R62).
+    ///
+    /// - Returns: A token for ``removeFailedSendHandler(_:)``.
+    @discardableResult
+    public func onFailedSend(_ handler: @escaping @Sendable (Event, MachineError) -> Void) -> ObserverToken {
+        machine.onFailedSend(handler)
+    }
+
+    /// Removes a handler registered with ``onFailedSend(_:)``.
+    public func removeFailedSendHandler(_ token: ObserverToken) { machine.removeFailedSendHandler(token) }
+
     /// Whether `event` would be handled now (rule R59).
     public func canSend(_ event: Event) -> Bool { machine.canSend(event) }
 

@@ -179,14 +179,22 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
 
     func sendThroughMiddleware(_ event: Event) async -> Result<Void, MachineError> {
         middlewareOutcome = nil
+        var rejection: MachineError?
         do {
             try await Self.runMiddleware(middleware, from: 0, event: event, configuration: machine.activeStateIDs, on: self)
         } catch let error as MachineError {
-            return .failure(error)
+            rejection = error
         } catch {
-            return .failure(.transitionRejected(event: "\(event): \(error)"))
+            rejection = .transitionRejected(event: "\(event): \(error)")
         }
-        return middlewareOutcome ?? .failure(.transitionRejected(event: "\(event)"))
+        guard let outcome = middlewareOutcome else {
+            // Refused before the machine saw it: only the runtime can report it (rule R62).
+            let error = rejection ?? .transitionRejected(event: "\(event)")
+            machine.reportFailedSend(event, error)
+            return .failure(error)
+        }
+        if let rejection { return .failure(rejection) }
+        return outcome
     }
 
     static func runMiddleware(
@@ -344,7 +352,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
                 } catch {
                     let message = "work \(item.name.map { "'\($0)' " } ?? "")of '\(item.source)' threw \(error)"
                     failures.append(message)
-                    _ = try? machine.core.send(chartEvent: .error(ExecutionErrorEvent(message: message)))
+                    workFailed(message)
                 }
             }
             handleInvocations()
@@ -352,14 +360,15 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
         }
     }
 
-    /// Sends an event produced by work; an event nobody handles is dropped (it was not sent by a caller).
+    /// Sends an event produced by work through the machine's one entry (rule R60); an event nobody
+    /// handles is dropped (it was not sent by a caller).
     func deliver(_ event: Event) {
-        guard machine.core.isRunning else { return }
-        do {
-            try machine.core.send(event)
-        } catch {
-            failures.append("\(error)")
-        }
+        do { try machine.process(.workDelivered(event)) } catch { failures.append("\(error)") }
+    }
+
+    /// Raises `error.execution` for work that threw (its message is already among the failures).
+    func workFailed(_ message: String) {
+        _ = try? machine.process(.workFailed(message))
     }
 
     func handleInvocations() {
@@ -397,7 +406,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
         let from = configurationBefore()
         if let failure {
             failures.append(failure)
-            _ = try? machine.core.send(chartEvent: .error(ExecutionErrorEvent(message: failure)))
+            workFailed(failure)
         } else if let event {
             deliver(event)
         }

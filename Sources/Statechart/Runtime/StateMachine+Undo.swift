@@ -81,24 +81,6 @@ extension StateMachine {
         if depth > 0 && records.steps.count > depth { records.steps.removeFirst(records.steps.count - depth) }
     }
 
-    /// ``send(_:)`` while the undo log is on: the step is logged when the event enabled a
-    /// transition (even if the run then reported failures).
-    @usableFromInline
-    mutating func sendRecorded(_ event: Event) throws(MachineError) {
-        let checkpoint = undoCheckpoint()
-        let from = observers.isEmpty ? [] : core.activeAtomicStates
-        let handled: Bool
-        do throws(MachineError) {
-            handled = try core.send(event)
-        } catch {
-            if error.followsCompletedRun { commit(checkpoint, event: event) }
-            throw error
-        }
-        if handled { commit(checkpoint, event: event) }
-        if !handled && options.throwsOnUnhandledEvent { throw unhandled(event) }
-        notify(from: from, event: event)
-    }
-
     /// Performs a checked state request, logging it when the undo log is on.
     mutating func performRequestRecorded(to target: ChartStateID) throws(MachineError) {
         let checkpoint = undoCheckpoint()
