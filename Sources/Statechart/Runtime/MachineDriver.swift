@@ -45,14 +45,19 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         updatePlainSends()
     }
 
-    /// Connects the owner and runs what follows the start (invoked work of the initial state, timers).
-    func start(
-        host: @escaping @Sendable (DriverCall<Event>) async -> Void, isolation: isolated (any Actor)? = #isolation
-    ) async throws(MachineError) {
+    /// Connects the owner: tasks the driver starts come back through `host`.
+    func connect(host: @escaping @Sendable (DriverCall<Event>) async -> Void) {
         self.host = host
         if let manual = clock.manual {
             clockObserver = manual.addObserver { await host(.clockTicked) }
         }
+    }
+
+    /// Connects the owner and runs what follows the start (invoked work of the initial state, timers).
+    func start(
+        host: @escaping @Sendable (DriverCall<Event>) async -> Void, isolation: isolated (any Actor)? = #isolation
+    ) async throws(MachineError) {
+        connect(host: host)
         await afterOperation()
         try throwFailures()
     }
