@@ -141,8 +141,10 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     // MARK: - Observers
 
-    /// Registers an observer called after every send or request with the top-level state before,
-    /// the event (`nil` for a request) and the state after (rule R30). Observers run in registration order.
+    /// Registers an observer called after every step that changed the machine — a send that took a
+    /// transition, a request, a delayed send, a result of work (rules R30, R60) — with the top-level
+    /// state before, the event (`nil` for a request or time) and the state after. Observers run in
+    /// registration order.
     ///
     /// - Returns: A token for ``removeObserver(_:)``.
     @discardableResult
