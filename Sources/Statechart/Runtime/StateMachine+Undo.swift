@@ -35,10 +35,11 @@ extension MachineError {
 }
 
 extension StateMachine {
-    /// The logged steps, oldest first (rule R41): every ``send(_:)-(Event)`` that an event handled, every
-    /// state request that moved the machine, every ``suspend(to:)`` and ``resume()`` — each with the
-    /// active atomic state ids before and after and the event (`nil` for requests, suspend and
-    /// resume). Kept only while ``Options/historyDepth`` is set; bounded by it.
+    /// The logged steps, oldest first (rules R41, R60): every ``send(_:)-(Event)`` and result of work
+    /// that an event handled, every ``advance(by:)`` whose delayed sends changed the configuration,
+    /// every state request that moved the machine, every ``suspend(to:)`` and ``resume()`` — each with
+    /// the active atomic state ids before and after and the event (`nil` for requests, time, suspend
+    /// and resume). Kept only while ``Options/historyDepth`` is set; bounded by it.
     public var history: [MachineTransition<State, Event>] { records.steps.map(\.transition) }
 
     /// Whether ``undo()`` has a step to take back.
