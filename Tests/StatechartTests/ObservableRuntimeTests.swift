@@ -115,6 +115,21 @@ struct ObservableRuntimeTests {
         try model.reset()
         #expect(model.state == .pending)
     }
+
+    struct StepRecorder: StatechartTracer {
+        let steps: Recorder<String>
+        func record(_ step: TraceStep, machine: String) { steps.append("\(step)") }
+    }
+
+    @Test("R61: with a tracer the synchronous send still answers at once, and the tracer sees its steps")
+    func tracedSynchronousSend() throws {
+        let steps = Recorder<String>()
+        let model = try ObservableStateMachine(
+            orderMachine(), context: OrderLog(), clock: ManualClock(), tracer: StepRecorder(steps: steps))
+        try model.send(.confirm)
+        #expect(model.state == .confirmed)
+        #expect(!steps.values.isEmpty)
+    }
 }
 
 @Suite("Streams publish changes")

@@ -123,11 +123,16 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     /// A send while holding the machine: catches up the clock, runs asynchronous guards and
     /// middleware, processes the event, awaits the work it queued (rule R51).
     func sendHeld(_ event: Event, isolation: isolated (any Actor)? = #isolation) async throws(MachineError) {
-        if plainSends {
-            // Nothing between the clock and the machine: one call into the specialized code.
-            let outcome = sendPlain(event)
-            if outcome.followUp || timerTask != nil { await afterOperation(from: nil, event: event) }
-            if let error = outcome.sendError { throw error }
+        if !sendNeedsAwaiting {
+            let step = sendNow(event)
+            if step.followUp {
+                if machine.core.pendingWork.isEmpty {
+                    finishOperation(from: step.from, event: event)
+                } else {
+                    await afterOperation(from: step.from, event: event)
+                }
+            }
+            if let error = step.error { throw error }
             try throwFailures()
             return
         }
@@ -149,11 +154,26 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         try throwFailures()
     }
 
-    /// A plain send (``plainSends``): the clock caught up and the event processed in one call.
-    func sendPlain(_ event: Event) -> SendOutcome {
-        let outcome = steps.catchUpAndSend(&machine, event, clock.elapsed())
-        if let error = outcome.clockError { failures.append("\(error)") }
-        return outcome
+    /// Whether something must be awaited before the machine takes an event: middleware or
+    /// asynchronous guards.
+    var sendNeedsAwaiting: Bool { !middleware.isEmpty || machine.core.chart.hasAsyncGuards }
+
+    /// A send that needs no awaiting (see ``sendNeedsAwaiting``), shared by the awaited sends and
+    /// the observable model's synchronous one: the clock caught up and the event processed. What
+    /// follows it (``finishOperation(from:event:)``, or ``afterOperation(from:event:isolation:)``
+    /// when work was queued) is the caller's to run when `followUp` is set.
+    func sendNow(_ event: Event) -> (error: MachineError?, from: [ChartStateID]?, followUp: Bool) {
+        if plainSends {
+            // Nothing between the clock and the machine: one call into the specialized code.
+            let outcome = steps.catchUpAndSend(&machine, event, clock.elapsed())
+            if let error = outcome.clockError { failures.append("\(error)") }
+            return (outcome.sendError, nil, outcome.followUp || timerTask != nil)
+        }
+        catchUp()
+        let from = configurationBefore()
+        var error: MachineError?
+        do { try steps.send(&machine, event) } catch let failure { error = failure }
+        return (error, from, true)
     }
 
     func sendThroughMiddleware(_ event: Event, isolation: isolated (any Actor)? = #isolation) async -> Result<

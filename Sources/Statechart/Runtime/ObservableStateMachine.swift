@@ -98,13 +98,13 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     ///
     /// - Throws: the errors of ``StateMachine/send(_:)-(Event)`` when the event was processed now.
     public func send(_ event: Event) throws(MachineError) {
-        guard driver.plainSends, driver.tryAcquire() else {
+        guard !driver.sendNeedsAwaiting, driver.tryAcquire() else {
             Task { try? await self.sendAndWait(event) }
             return
         }
-        let outcome = driver.sendPlain(event)
-        finishNow(followUp: outcome.followUp, from: nil, event: event)
-        if let error = outcome.sendError { throw error }
+        let step = driver.sendNow(event)
+        finishNow(followUp: step.followUp, from: step.from, event: event)
+        if let error = step.error { throw error }
         try driver.throwFailures()
     }
 
