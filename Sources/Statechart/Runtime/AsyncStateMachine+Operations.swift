@@ -5,16 +5,9 @@ extension AsyncStateMachine {
     func operation<T>(
         _ body: (inout StateMachine<State, Event, Context>) throws(MachineError) -> T
     ) async throws(MachineError) -> T {
-        await acquire()
-        defer { release() }
-        catchUp()
-        let from = configurationBefore()
-        let result: Result<T, MachineError>
-        do { result = .success(try body(&machine)) } catch { result = .failure(error) }
-        await afterOperation(from: from, event: nil)
-        let value = try result.get()
-        try throwFailures()
-        return value
+        await driver.acquire()
+        defer { driver.release() }
+        return try await driver.operationHeld(body)
     }
 
     /// Runs the dynamic transition of the innermost active state that declares one (rule R27).
@@ -27,17 +20,42 @@ extension AsyncStateMachine {
         try await operation { (m) throws(MachineError) in try m.reset() }
     }
 
+    /// Registers an observer called after every step that changed the machine — a send, a state
+    /// request, a delayed send, a result of work — with the top-level state before, the event and
+    /// the state after (rules R30, R60). It runs on the machine's actor.
+    ///
+    /// - Returns: A token for ``removeObserver(_:)``.
+    @discardableResult
+    public func observe(_ observer: @escaping @Sendable (MachineTransition<State, Event>) -> Void) -> ObserverToken {
+        driver.machine.observe(observer)
+    }
+
+    /// Removes an observer.
+    public func removeObserver(_ token: ObserverToken) { driver.machine.removeObserver(token) }
+
+    /// Registers a handler called for every send that was rejected or failed — by the machine or by
+    /// middleware — and for a result of work that nothing handled (rule R62).
+    ///
+    /// - Returns: A token for ``removeFailedSendHandler(_:)``.
+    @discardableResult
+    public func onFailedSend(_ handler: @escaping @Sendable (Event, MachineError) -> Void) -> ObserverToken {
+        driver.machine.onFailedSend(handler)
+    }
+
+    /// Removes a handler registered with ``onFailedSend(_:)``.
+    public func removeFailedSendHandler(_ token: ObserverToken) { driver.machine.removeFailedSendHandler(token) }
+
     /// Whether `event` would be handled now (rule R59).
-    public func canSend(_ event: Event) -> Bool { machine.canSend(event) }
+    public func canSend(_ event: Event) -> Bool { driver.machine.canSend(event) }
 
     /// The events among `candidates` that would be handled now (rule R59).
-    public func validEvents(among candidates: [Event]) -> [Event] { machine.validEvents(among: candidates) }
+    public func validEvents(among candidates: [Event]) -> [Event] { driver.machine.validEvents(among: candidates) }
 
     /// A snapshot of the whole running state (rule R40), taken between operations.
     public func snapshot() async -> ChartSnapshot<Event, Context> {
-        await acquire()
-        defer { release() }
-        return machine.snapshot()
+        await driver.acquire()
+        defer { driver.release() }
+        return driver.machine.snapshot()
     }
 
     /// Restores a snapshot (rule R40): checked against the chart, no actions run; invoked work is
@@ -47,10 +65,10 @@ extension AsyncStateMachine {
     }
 
     /// The logged steps (rule R41), when `historyDepth` is set in the options.
-    public var history: [MachineTransition<State, Event>] { machine.history }
+    public var history: [MachineTransition<State, Event>] { driver.machine.history }
 
     /// Whether ``undo()`` has a step to take back.
-    public var canUndo: Bool { machine.canUndo }
+    public var canUndo: Bool { driver.machine.canUndo }
 
     /// Takes back the last logged step (rule R41); returns the top-level state after, or `nil`.
     @discardableResult
@@ -71,5 +89,5 @@ extension AsyncStateMachine {
 
 extension AsyncStateMachine where Event: CaseIterable {
     /// Every event of a `CaseIterable` event type that would be handled now (rule R59).
-    public var validEvents: [Event] { machine.validEvents }
+    public var validEvents: [Event] { driver.machine.validEvents }
 }

@@ -1,7 +1,12 @@
 import Observation
 
-/// A ``StateMachine`` for SwiftUI: an `@Observable` model on the main actor whose properties
-/// change after every send, so views that read them update (rule R56).
+/// A statechart for SwiftUI: an `@Observable` model on the main actor whose properties change
+/// after every operation, so views that read them update (rules R56, R61).
+///
+/// It drives its machine like ``AsyncStateMachine`` — with the same driver: an injected clock fires
+/// ``After`` transitions and delayed sends, ``Work`` runs while its state is active, work queued
+/// with ``ActionScope/perform(_:_:)`` runs after its macrostep, middleware wraps each event — all
+/// on the main actor.
 ///
 /// ```swift
 /// struct OrderView: View {
@@ -14,44 +19,190 @@ import Observation
 /// ```
 @MainActor
 @Observable
-public final class ObservableStateMachine<State: Hashable & Sendable, Event: Hashable & Sendable, Context> {
+public final class ObservableStateMachine<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable> {
+    /// The clock, the work and the middleware (shared with ``AsyncStateMachine``).
+    @ObservationIgnored let driver: MachineDriver<State, Event, Context>
+    /// Bumped after every operation: what observers of the model's properties track.
+    var version = 0
+
+    /// Compiles and starts a machine on a clock (a `ContinuousClock` by default). What follows the
+    /// start — the initial state's ``Work``, its timers — begins on the main actor right after.
+    ///
+    /// - Throws: ``MachineError/invalidChart(_:)``, or the failures of the start's run.
+    @inlinable
+    public convenience init<C: Clock>(
+        _ declaration: Machine<State, Event, Context>, context: Context, clock: C = ContinuousClock(),
+        options: StateMachine<State, Event, Context>.Options = .init(), tracer: (any StatechartTracer)? = nil
+    ) throws(MachineError) where C.Duration == Duration {
+        var options = options
+        options.tracing = options.tracing || tracer != nil
+        let machine = try StateMachine(declaration, context: context, options: options)
+        self.init(
+            machine, clock: clock, name: declaration.name ?? "\(State.self)", tracer: tracer, steps: MachineSteps())
+    }
+
+    /// Wraps a machine that is already running, driven by `clock` from now on.
+    @inlinable
+    public convenience init<C: Clock>(_ machine: StateMachine<State, Event, Context>, clock: C = ContinuousClock())
+    where C.Duration == Duration {
+        self.init(machine, clock: clock, name: "\(State.self)", tracer: nil, steps: MachineSteps())
+    }
+
+    @usableFromInline
+    init<C: Clock>(
+        _ machine: StateMachine<State, Event, Context>, clock: C, name: String, tracer: (any StatechartTracer)?,
+        steps: MachineSteps<State, Event, Context>
+    ) where C.Duration == Duration {
+        driver = MachineDriver(machine, clock: clock, name: name, tracer: tracer, steps: steps)
+        driver.connect { [weak self] call in await self?.handle(call) }
+        // What follows the start (invoked work, timers) is an operation like any other; failures of
+        // work the start queued are reported to the next operation.
+        driver.busy = true
+        finishNow(followUp: true, from: nil, event: nil)
+    }
+
+    /// Runs, on the main actor, what a task of the driver asks; observers see the result.
+    func handle(_ call: DriverCall<Event>) async {
+        await driver.handle(call)
+        version &+= 1
+    }
+
+    // MARK: - Reading
+
     /// The machine; reading it is observed as a whole.
-    public private(set) var machine: StateMachine<State, Event, Context>
-
-    /// Compiles and starts a machine.
-    public init(_ declaration: Machine<State, Event, Context>, context: Context) throws(MachineError) {
-        machine = try StateMachine(declaration, context: context)
+    public var machine: StateMachine<State, Event, Context> {
+        _ = version
+        return driver.machine
     }
-
-    /// Wraps a machine that is already running.
-    public init(_ machine: StateMachine<State, Event, Context>) {
-        self.machine = machine
-    }
-
     /// The active top-level state.
     public var state: State { machine.state }
     /// The ids of the active atomic states.
     public var activeStateIDs: [String] { machine.activeStateIDs }
     /// The extended state.
     public var context: Context { machine.context }
+    /// The machine's time.
+    public var now: Duration { machine.now }
     /// Whether a state with this value is active.
     public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool { machine.isActive(value) }
-
     /// Whether `event` would be handled now, with guards evaluated and nothing changed (rule R59).
     public func canSend(_ event: Event) -> Bool { machine.canSend(event) }
+    /// The number of operations waiting for the one that is running.
+    public var waitingOperations: Int { driver.waiting.count }
 
-    /// Sends an event (rules R1–R9).
+    // MARK: - Operations, synchronous
+
+    /// Sends an event now (rules R1–R9, R61) and returns: the work its actions queued, the invoked
+    /// work it starts and the timers follow on the main actor. When another operation holds the
+    /// machine (it awaits work) or the event needs awaiting (middleware, asynchronous guards), the
+    /// send waits its turn in a task instead, and its errors reach the ``onFailedSend(_:)`` handlers.
+    ///
+    /// - Throws: the errors of ``StateMachine/send(_:)-(Event)`` when the event was processed now.
     public func send(_ event: Event) throws(MachineError) {
-        try machine.send(event)
+        guard !driver.sendNeedsAwaiting, driver.tryAcquire() else {
+            Task { try? await self.sendAndWait(event) }
+            return
+        }
+        let step = driver.sendNow(event)
+        finishNow(followUp: step.followUp, from: step.from, event: event)
+        if let error = step.error { throw error }
+        try driver.throwFailures()
     }
 
-    /// Requests a state (rule R26).
+    /// Requests a state now (rule R26); while another operation holds the machine, the request
+    /// waits its turn in a task (and its error is dropped).
     public func transition<T: Hashable & Sendable>(to target: T) throws(MachineError) {
-        try machine.transition(to: target)
+        try operationNow { (m) throws(MachineError) in try m.transition(to: target) }
     }
 
-    /// Returns to the initial configuration (rule R19).
+    /// Returns to the initial configuration (rule R19), now or after the running operation.
     public func reset() throws(MachineError) {
-        try machine.reset()
+        try operationNow { (m) throws(MachineError) in try m.reset() }
     }
+
+    /// Runs an operation now if nothing holds the machine, else queues it behind the running one.
+    func operationNow(_ body: @escaping (inout StateMachine<State, Event, Context>) throws(MachineError) -> Void)
+        throws(MachineError)
+    {
+        guard driver.tryAcquire() else {
+            Task { try? await self.operation(body) }
+            return
+        }
+        driver.catchUp()
+        let from = driver.configurationBefore()
+        var failure: MachineError?
+        do { try body(&driver.machine) } catch { failure = error }
+        finishNow(followUp: true, from: from, event: nil)
+        if let failure { throw failure }
+        try driver.throwFailures()
+    }
+
+    /// Ends a synchronous operation: what follows it runs now, or — when it queued work — in a task
+    /// that keeps holding the machine until the work is done.
+    func finishNow(followUp: Bool, from: [ChartStateID]?, event: Event?) {
+        defer { version &+= 1 }
+        guard followUp || driver.timerTask != nil else { return driver.release() }
+        guard driver.machine.core.pendingWork.isEmpty else {
+            Task {
+                await driver.afterOperation(from: from, event: event)
+                driver.release()
+                version &+= 1
+            }
+            return
+        }
+        driver.finishOperation(from: from, event: event)
+        driver.release()
+    }
+
+    // MARK: - Operations, awaited
+
+    /// Sends an event and waits like ``AsyncStateMachine/send(_:)``: waits its turn, runs the
+    /// middleware and asynchronous guards, and returns when the work its actions queued is done
+    /// (rules R50, R51). (Named apart from ``send(_:)`` so that the synchronous send stays callable
+    /// from `async` code such as a view's `.task`.)
+    ///
+    /// - Throws: the errors of ``AsyncStateMachine/send(_:)``.
+    public func sendAndWait(_ event: Event) async throws(MachineError) {
+        await driver.acquire()
+        defer {
+            driver.release()
+            version &+= 1
+        }
+        try await driver.sendHeld(event)
+    }
+
+    /// Requests a state (rule R26) once the running operation is done, and waits for the work it queued.
+    public func transitionAndWait<T: Hashable & Sendable>(to target: T) async throws(MachineError) {
+        try await operation { (m) throws(MachineError) in try m.transition(to: target) }
+    }
+
+    func operation<T>(_ body: (inout StateMachine<State, Event, Context>) throws(MachineError) -> T) async throws(
+        MachineError
+    ) -> T {
+        await driver.acquire()
+        defer {
+            driver.release()
+            version &+= 1
+        }
+        return try await driver.operationHeld(body)
+    }
+
+    // MARK: - Configuration
+
+    /// Adds middleware (rule R55); it runs after the middleware added before it. Sends that it
+    /// wraps wait their turn (see ``send(_:)``).
+    public func addMiddleware(_ m: some TransitionMiddleware<Event>) {
+        driver.middleware.append(m)
+        driver.updatePlainSends()
+    }
+
+    /// Registers a handler called for every send that was rejected or failed (rule R62).
+    ///
+    /// - Returns: A token for ``removeFailedSendHandler(_:)``.
+    @discardableResult
+    public func onFailedSend(_ handler: @escaping (Event, MachineError) -> Void) -> ObserverToken {
+        driver.machine.onFailedSend(handler)
+    }
+
+    /// Removes a handler registered with ``onFailedSend(_:)``.
+    public func removeFailedSendHandler(_ token: ObserverToken) { driver.machine.removeFailedSendHandler(token) }
 }

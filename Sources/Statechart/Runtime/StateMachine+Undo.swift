@@ -35,10 +35,11 @@ extension MachineError {
 }
 
 extension StateMachine {
-    /// The logged steps, oldest first (rule R41): every ``send(_:)-(Event)`` that an event handled, every
-    /// state request that moved the machine, every ``suspend(to:)`` and ``resume()`` — each with the
-    /// active atomic state ids before and after and the event (`nil` for requests, suspend and
-    /// resume). Kept only while ``Options/historyDepth`` is set; bounded by it.
+    /// The logged steps, oldest first (rules R41, R60): every ``send(_:)-(Event)`` and result of work
+    /// that an event handled, every ``advance(by:)`` whose delayed sends changed the configuration,
+    /// every state request that moved the machine, every ``suspend(to:)`` and ``resume()`` — each with
+    /// the active atomic state ids before and after and the event (`nil` for requests, time, suspend
+    /// and resume). Kept only while ``Options/historyDepth`` is set; bounded by it.
     public var history: [MachineTransition<State, Event>] { records.steps.map(\.transition) }
 
     /// Whether ``undo()`` has a step to take back.
@@ -79,24 +80,6 @@ extension StateMachine {
         records.steps.append(
             MachineRecords.Step(transition: record, before: checkpoint.before, suspension: checkpoint.suspension))
         if depth > 0 && records.steps.count > depth { records.steps.removeFirst(records.steps.count - depth) }
-    }
-
-    /// ``send(_:)`` while the undo log is on: the step is logged when the event enabled a
-    /// transition (even if the run then reported failures).
-    @usableFromInline
-    mutating func sendRecorded(_ event: Event) throws(MachineError) {
-        let checkpoint = undoCheckpoint()
-        let from = observers.isEmpty ? [] : core.activeAtomicStates
-        let handled: Bool
-        do throws(MachineError) {
-            handled = try core.send(event)
-        } catch {
-            if error.followsCompletedRun { commit(checkpoint, event: event) }
-            throw error
-        }
-        if handled { commit(checkpoint, event: event) }
-        if !handled && options.throwsOnUnhandledEvent { throw unhandled(event) }
-        notify(from: from, event: event)
     }
 
     /// Performs a checked state request, logging it when the undo log is on.

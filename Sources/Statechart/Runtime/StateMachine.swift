@@ -11,8 +11,9 @@
 /// context, queues, timers); the compiled chart is shared. Sends are processed run-to-completion:
 /// an event sent from an action is queued and handled after the current step (rule R9).
 public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendable, Context> {
-    /// The interpreter underneath.
-    public var instance: ChartInstance<Event, Context> {
+    /// The interpreter underneath, for inspection (rule R60): read-only, because a replaced
+    /// instance would run behind the undo log, the observers and the failed-send handlers.
+    public package(set) var instance: ChartInstance<Event, Context> {
         get { core }
         set { core = newValue }
     }
@@ -23,6 +24,8 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     public var options: Options
     @usableFromInline var observers: [(id: Int, observer: (MachineTransition<State, Event>) -> Void)] = []
     @usableFromInline var nextObserverID = 0
+    /// Called for every send that was rejected or failed (rule R62).
+    @usableFromInline var failedSendHandlers: [(id: Int, handler: (Event, MachineError) -> Void)] = []
     /// The undo log and the suspension slot (rules R41, R42).
     var records = MachineRecords<State, Event, Context>()
     /// Routes added at run time and observer orders (rule R66; StateMachine+Routes.swift).
@@ -85,25 +88,14 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     // MARK: - Events
 
-    /// Sends an event and runs to completion (rules R1–R9).
+    /// Sends an event and runs to completion (rules R1–R9): ``process(_:)`` with ``MachineInput/sent(_:)``.
     ///
     /// - Throws: ``MachineError/eventNotHandled(event:configuration:)`` when nothing handles it
     ///   (unless ``Options/throwsOnUnhandledEvent`` is off); ``MachineError/finished(finalState:)``
     ///   after the machine reached a top-level final state (rule R68); the failures of the run.
     @inlinable
     public mutating func send(_ event: Event) throws(MachineError) {
-        if options.historyDepth != nil { return try sendRecorded(event) }
-        if !observers.isEmpty { return try sendObserved(event) }
-        let handled = try core.send(event)
-        if !handled && options.throwsOnUnhandledEvent { throw unhandled(event) }
-    }
-
-    @usableFromInline
-    mutating func sendObserved(_ event: Event) throws(MachineError) {
-        let from = core.activeAtomicStates
-        let handled = try core.send(event)
-        if !handled && options.throwsOnUnhandledEvent { throw unhandled(event) }
-        notify(from: from, event: event)
+        try process(.sent(event))
     }
 
     @usableFromInline
@@ -137,11 +129,14 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// Advances machine time, firing delayed sends that fall due (rule R17).
     ///
+    /// Like every input, this goes through ``process(_:)`` (``MachineInput/timePassed(_:)``): a
+    /// delayed send that changes the configuration is logged and observed like a send (rule R60).
+    ///
     /// - Throws: ``MachineError/finished(finalState:)`` after the machine finished (rule R68); the failures of the run.
     @inlinable
     public mutating func advance(by duration: Duration) throws(MachineError) {
         try refuseAfterEnd()  // rule R68
-        try core.advance(by: duration)
+        try process(.timePassed(duration))
     }
 
     /// Returns to the initial configuration (rule R19).
@@ -232,7 +227,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 public struct MachineTransition<State: Hashable & Sendable, Event: Hashable & Sendable>: Sendable {
     /// Active atomic state ids before.
     public var from: [String]
-    /// The event sent, or `nil` for a state request.
+    /// The event sent or delivered by work, or `nil` for a state request or for time passing.
     public var event: Event?
     /// Active atomic state ids after.
     public var to: [String]

@@ -1,0 +1,448 @@
+/// What drives a ``StateMachine`` in time, shared by ``AsyncStateMachine`` (its own actor) and
+/// ``ObservableStateMachine`` (the main actor): serialization of operations (rule R50), the clock
+/// and its timer (R53, R54), queued and invoked work (R51, R52), middleware (R55), asynchronous
+/// guards (R58), streams and tracer (R56).
+///
+/// The driver is not `Sendable`: it belongs to one owner and runs in the owner's isolation (every
+/// `async` method takes the caller's actor as `isolation`). Tasks it starts — timers, invoked work,
+/// middleware's `next` — come back through ``host``, a callback into the owner.
+final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable> {
+    typealias Steps = MachineSteps<State, Event, Context>
+
+    /// Only the owner's isolation touches the driver, one operation at a time.
+    @exclusivity(unchecked) var machine: StateMachine<State, Event, Context>
+    /// The machine's own steps compiled for its types (see ``MachineSteps``).
+    let steps: Steps
+    let clock: ClockDriver
+    let name: String
+    /// The way back into the owner's isolation for tasks the driver started.
+    var host: (@Sendable (DriverCall<Event>) async -> Void)?
+    var waiting: [CheckedContinuation<Void, Never>] = []
+    var busy = false
+    var timerTask: Task<Void, Never>?
+    var clockObserver: UInt64?
+    var invocationTasks: [UInt64: Task<Void, Never>] = [:]
+    var middleware: [any TransitionMiddleware<Event>] = []
+    var tracer: (any StatechartTracer)?
+    var configurationStreams: [Int: AsyncStream<[String]>.Continuation] = [:]
+    var transitionStreams: [Int: AsyncStream<MachineTransition<State, Event>>.Continuation] = [:]
+    var nextStreamID = 0
+    var failures: [String] = []
+    var middlewareOutcome: Result<Void, MachineError>?
+    /// Whether a send needs nothing but the machine: no middleware, no asynchronous guards, no
+    /// tracer, no stream (kept up to date by ``updatePlainSends()``).
+    var plainSends = false
+
+    init<C: Clock>(
+        _ machine: StateMachine<State, Event, Context>, clock: C, name: String, tracer: (any StatechartTracer)?,
+        steps: Steps
+    ) where C.Duration == Duration {
+        self.machine = machine
+        self.steps = steps
+        self.clock = ClockDriver(clock)
+        self.name = name
+        self.tracer = tracer
+        updatePlainSends()
+    }
+
+    /// Connects the owner: tasks the driver starts come back through `host`.
+    func connect(host: @escaping @Sendable (DriverCall<Event>) async -> Void) {
+        self.host = host
+        if let manual = clock.manual {
+            clockObserver = manual.addObserver { await host(.clockTicked) }
+        }
+    }
+
+    /// Connects the owner and runs what follows the start (invoked work of the initial state, timers).
+    func start(
+        host: @escaping @Sendable (DriverCall<Event>) async -> Void, isolation: isolated (any Actor)? = #isolation
+    ) async throws(MachineError) {
+        connect(host: host)
+        await afterOperation()
+        try throwFailures()
+    }
+
+    /// Stops the timer and the invoked work, finishes the streams: the owner went away (only the
+    /// owner holds the driver; its tasks hold the owner weakly).
+    deinit {
+        timerTask?.cancel()
+        for task in invocationTasks.values { task.cancel() }
+        if let id = clockObserver { clock.manual?.removeObserver(id) }
+        for c in configurationStreams.values { c.finish() }
+        for c in transitionStreams.values { c.finish() }
+    }
+
+    /// Runs a call a task made through ``host``, in the owner's isolation.
+    func handle(_ call: DriverCall<Event>, isolation: isolated (any Actor)? = #isolation) async {
+        switch call {
+        case .clockTicked: await clockTicked()
+        case .invocationFinished(let token, let event, let failure):
+            await invocationFinished(token: token, event: event, failure: failure)
+        case .middlewareNext(let event): processFromMiddleware(event)
+        case .streamEnded(let id):
+            configurationStreams[id] = nil
+            transitionStreams[id] = nil
+            updatePlainSends()
+        }
+    }
+
+    func updatePlainSends() {
+        plainSends =
+            middleware.isEmpty && tracer == nil && configurationStreams.isEmpty && transitionStreams.isEmpty
+            && !machine.core.chart.hasAsyncGuards
+    }
+
+    // MARK: - Serialization
+
+    /// Waits until no other operation is running, in arrival order.
+    func acquire(isolation: isolated (any Actor)? = #isolation) async {
+        if !busy {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Takes the machine if no operation holds it (for the synchronous calls of the observable model).
+    func tryAcquire() -> Bool {
+        if busy { return false }
+        busy = true
+        return true
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+
+    // MARK: - Sending
+
+    /// A send while holding the machine: catches up the clock, runs asynchronous guards and
+    /// middleware, processes the event, awaits the work it queued (rule R51).
+    func sendHeld(_ event: Event, isolation: isolated (any Actor)? = #isolation) async throws(MachineError) {
+        if !sendNeedsAwaiting {
+            let step = sendNow(event)
+            if step.followUp {
+                if machine.core.pendingWork.isEmpty {
+                    finishOperation(from: step.from, event: event)
+                } else {
+                    await afterOperation(from: step.from, event: event)
+                }
+            }
+            if let error = step.error { throw error }
+            try throwFailures()
+            return
+        }
+        catchUp()
+        let from = configurationBefore()
+        if machine.core.chart.hasAsyncGuards { await evaluateAsyncGuards(for: event) }
+        var result: Result<Void, MachineError> = .success(())
+        if middleware.isEmpty {
+            do { try steps.send(&machine, event) } catch { result = .failure(error) }
+        } else {
+            result = await sendThroughMiddleware(event)
+        }
+        if machine.core.pendingWork.isEmpty {
+            finishOperation(from: from, event: event)
+        } else {
+            await afterOperation(from: from, event: event)
+        }
+        if case .failure(let error) = result { throw error }
+        try throwFailures()
+    }
+
+    /// Whether something must be awaited before the machine takes an event: middleware or
+    /// asynchronous guards.
+    var sendNeedsAwaiting: Bool { !middleware.isEmpty || machine.core.chart.hasAsyncGuards }
+
+    /// A send that needs no awaiting (see ``sendNeedsAwaiting``), shared by the awaited sends and
+    /// the observable model's synchronous one: the clock caught up and the event processed. What
+    /// follows it (``finishOperation(from:event:)``, or ``afterOperation(from:event:isolation:)``
+    /// when work was queued) is the caller's to run when `followUp` is set.
+    func sendNow(_ event: Event) -> (error: MachineError?, from: [ChartStateID]?, followUp: Bool) {
+        if plainSends {
+            // Nothing between the clock and the machine: one call into the specialized code.
+            let outcome = steps.catchUpAndSend(&machine, event, clock.elapsed())
+            if let error = outcome.clockError { failures.append("\(error)") }
+            return (outcome.sendError, nil, outcome.followUp || timerTask != nil)
+        }
+        catchUp()
+        let from = configurationBefore()
+        var error: MachineError?
+        do { try steps.send(&machine, event) } catch let failure { error = failure }
+        return (error, from, true)
+    }
+
+    func sendThroughMiddleware(_ event: Event, isolation: isolated (any Actor)? = #isolation) async -> Result<
+        Void, MachineError
+    > {
+        middlewareOutcome = nil
+        var rejection: MachineError?
+        do {
+            try await Self.runMiddleware(
+                middleware, from: 0, event: event, configuration: machine.activeStateIDs, host: host)
+        } catch let error as MachineError {
+            rejection = error
+        } catch {
+            rejection = .transitionRejected(event: "\(event): \(error)")
+        }
+        guard let outcome = middlewareOutcome else {
+            // Refused before the machine saw it: only the runtime can report it (rule R62).
+            let error = rejection ?? .transitionRejected(event: "\(event)")
+            machine.reportFailedSend(event, error)
+            return .failure(error)
+        }
+        if let rejection { return .failure(rejection) }
+        return outcome
+    }
+
+    static func runMiddleware(
+        _ chain: [any TransitionMiddleware<Event>], from index: Int, event: Event, configuration: [String],
+        host: (@Sendable (DriverCall<Event>) async -> Void)?
+    ) async throws {
+        guard index < chain.count else {
+            await host?(.middlewareNext(event))
+            return
+        }
+        try await chain[index].intercept(event: event, configuration: configuration) {
+            try await runMiddleware(chain, from: index + 1, event: event, configuration: configuration, host: host)
+        }
+    }
+
+    /// The innermost `next`: processes the event once (a second call does nothing).
+    func processFromMiddleware(_ event: Event) {
+        guard middlewareOutcome == nil else { return }
+        do {
+            try steps.send(&machine, event)
+            middlewareOutcome = .success(())
+        } catch {
+            middlewareOutcome = .failure(error)
+        }
+    }
+
+    /// Awaits the asynchronous guards the event could consult, in selection order, while the
+    /// operation holds the machine (rule R58).
+    func evaluateAsyncGuards(for event: Event, isolation: isolated (any Actor)? = #isolation) async {
+        let guards = machine.core.asyncGuards(for: event)
+        guard !guards.isEmpty else { return }
+        var results: [Int32: Bool] = [:]
+        let context = machine.context
+        for (transition, condition) in guards { results[transition] = await condition(context, event) }
+        machine.core.setAsyncGuardResults(results)
+    }
+
+    /// Runs one operation on the machine while holding it, then does what follows every
+    /// operation (queued work, invoked work, streams, timer).
+    func operationHeld<T>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (inout StateMachine<State, Event, Context>) throws(MachineError) -> T
+    ) async throws(MachineError) -> T {
+        catchUp()
+        let from = configurationBefore()
+        let result: Result<T, MachineError>
+        do { result = .success(try body(&machine)) } catch { result = .failure(error) }
+        await afterOperation(from: from, event: nil)
+        let value = try result.get()
+        try throwFailures()
+        return value
+    }
+
+    // MARK: - After each operation
+
+    /// Runs queued work, starts and cancels invoked work, publishes, traces, re-arms the timer.
+    func afterOperation(
+        from: [ChartStateID]? = nil, event: Event? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async {
+        await runQueuedWork()
+        finishOperation(from: from, event: event)
+    }
+
+    /// What follows every operation once no queued work is left: invoked work, streams, tracer, timer.
+    /// (Synchronous, so that a send that queued no work does not pay for another async call.)
+    func finishOperation(from: [ChartStateID]?, event: Event?) {
+        if !machine.core.invocationRequests.isEmpty { handleInvocations() }
+        if tracer != nil || !configurationStreams.isEmpty || !transitionStreams.isEmpty {
+            publish(from: from, event: event)
+        } else if machine.options.tracing {
+            machine.clearTrace()
+        }
+        if timerTask != nil || machine.core.nextDueTime != nil { scheduleTimer() }
+    }
+
+    /// The active atomic states before an operation, for the streams (they publish only a change,
+    /// rule R56); `nil` when nobody listens (it costs an allocation per operation).
+    func configurationBefore() -> [ChartStateID]? {
+        transitionStreams.isEmpty && configurationStreams.isEmpty ? nil : machine.core.activeAtomicStates
+    }
+
+    /// Work queued by actions, in order; each result event is its own macrostep and may queue more.
+    func runQueuedWork(isolation: isolated (any Actor)? = #isolation) async {
+        var work = machine.core.takePendingWork()
+        while !work.isEmpty {
+            for item in work {
+                do {
+                    if let event = try await item.work() { deliver(event) }
+                } catch {
+                    let message = "work \(item.name.map { "'\($0)' " } ?? "")of '\(item.source)' threw \(error)"
+                    failures.append(message)
+                    workFailed(message)
+                }
+            }
+            handleInvocations()
+            work = machine.core.takePendingWork()
+        }
+    }
+
+    /// Sends an event produced by work through the machine's one entry (rule R60); an event nobody
+    /// handles is dropped (it was not sent by a caller).
+    func deliver(_ event: Event) {
+        do { try machine.process(.workDelivered(event)) } catch { failures.append("\(error)") }
+    }
+
+    /// Raises `error.execution` for work that threw (its message is already among the failures).
+    func workFailed(_ message: String) {
+        _ = try? machine.process(.workFailed(message))
+    }
+
+    func handleInvocations() {
+        let host = self.host
+        for request in machine.core.takeInvocationRequests() {
+            switch request {
+            case .start(let token, _, let invocation):
+                let context = machine.context
+                invocationTasks[token] = Task {
+                    let event: Event?
+                    var failure: String?
+                    do {
+                        event = try await invocation.run(context)
+                    } catch {
+                        if Task.isCancelled { return }
+                        event = invocation.failure?(error)
+                        if event == nil { failure = "work '\(invocation.name)' threw \(error)" }
+                    }
+                    if Task.isCancelled { return }
+                    await host?(.invocationFinished(token: token, event: event, failure: failure))
+                }
+            case .cancel(let token):
+                invocationTasks.removeValue(forKey: token)?.cancel()
+            }
+        }
+    }
+
+    func invocationFinished(
+        token: UInt64, event: Event?, failure: String?, isolation: isolated (any Actor)? = #isolation
+    ) async {
+        await acquire()
+        defer { release() }
+        // Dropped if its state was exited meanwhile (rule R52).
+        guard invocationTasks.removeValue(forKey: token) != nil,
+            machine.core.runningInvocationTokens.contains(where: { $0.token == token })
+        else { return }
+        catchUp()
+        let from = configurationBefore()
+        if let failure {
+            failures.append(failure)
+            workFailed(failure)
+        } else if let event {
+            deliver(event)
+        }
+        await afterOperation(from: from, event: event)
+    }
+
+    /// Yields to the streams when the operation changed the configuration (rule R56), and gives
+    /// the trace to the tracer.
+    func publish(from: [ChartStateID]?, event: Event?) {
+        if let tracer, machine.options.tracing {
+            for step in machine.trace { tracer.record(step, machine: name) }
+        }
+        if machine.options.tracing { machine.clearTrace() }
+        guard let from, from != machine.core.activeAtomicStates else { return }
+        let ids = machine.activeStateIDs
+        for c in configurationStreams.values { c.yield(ids) }
+        if !transitionStreams.isEmpty {
+            let record = MachineTransition<State, Event>(
+                from: from.map { machine.typed.chart.id(of: $0) }, event: event, to: ids,
+                fromState: machine.topState(in: from), toState: machine.state)
+            for c in transitionStreams.values { c.yield(record) }
+        }
+    }
+
+    // MARK: - Streams
+
+    /// A stream of the active state ids after every operation that changed them, starting with the current ones.
+    func configurations() -> AsyncStream<[String]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [String].self, bufferingPolicy: .unbounded)
+        nextStreamID += 1
+        let id = nextStreamID
+        configurationStreams[id] = continuation
+        updatePlainSends()
+        continuation.yield(machine.activeStateIDs)
+        let host = self.host
+        continuation.onTermination = { _ in Task { await host?(.streamEnded(id)) } }
+        return stream
+    }
+
+    /// A stream of transitions (from, event, to) after every operation that changed the configuration.
+    func transitions() -> AsyncStream<MachineTransition<State, Event>> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: MachineTransition<State, Event>.self, bufferingPolicy: .unbounded)
+        nextStreamID += 1
+        let id = nextStreamID
+        transitionStreams[id] = continuation
+        updatePlainSends()
+        let host = self.host
+        continuation.onTermination = { _ in Task { await host?(.streamEnded(id)) } }
+        return stream
+    }
+
+    // MARK: - Time
+
+    /// Brings machine time up to the clock, firing the delayed sends that fell due (rule R54).
+    func catchUp() {
+        let elapsed = clock.elapsed()
+        guard elapsed > machine.now else { return }
+        do { try steps.advance(&machine, elapsed - machine.now) } catch { failures.append("\(error)") }
+    }
+
+    func clockTicked(isolation: isolated (any Actor)? = #isolation) async {
+        await acquire()
+        defer { release() }
+        let from = configurationBefore()
+        catchUp()
+        await afterOperation(from: from, event: nil)
+    }
+
+    func scheduleTimer() {
+        timerTask?.cancel()
+        timerTask = nil
+        guard clock.manual == nil, let due = machine.core.nextDueTime else { return }
+        let sleep = clock.sleepUntilElapsed
+        let host = self.host
+        timerTask = Task {
+            do { try await sleep(due) } catch { return }
+            await host?(.clockTicked)
+        }
+    }
+
+    func throwFailures() throws(MachineError) {
+        guard !failures.isEmpty else { return }
+        let f = failures
+        failures.removeAll()
+        throw .executionFailed(f)
+    }
+}
+
+/// What a task the driver started asks of it, back in the owner's isolation.
+enum DriverCall<Event: Sendable>: Sendable {
+    /// The clock reached a due time (or a ``ManualClock`` was advanced).
+    case clockTicked
+    /// Invoked work finished with its event or failure.
+    case invocationFinished(token: UInt64, event: Event?, failure: String?)
+    /// The innermost middleware called `next`.
+    case middlewareNext(Event)
+    /// A stream's consumer went away.
+    case streamEnded(Int)
+}

@@ -1,0 +1,130 @@
+/// The one entry every event of a ``StateMachine`` goes through (rule R60), and the handlers of
+/// failed sends (rule R62).
+
+/// What a ``StateMachine`` is asked to process. Sends, delayed sends falling due and results of
+/// asynchronous work all enter through ``StateMachine/process(_:)``, so each is logged for
+/// ``StateMachine/undo()``, shown to observers and reported to failed-send handlers the same way
+/// (rule R60).
+public enum MachineInput<Event: Hashable & Sendable>: Hashable, Sendable {
+    /// An event a caller sent (``StateMachine/send(_:)-(Event)``).
+    case sent(Event)
+    /// Machine time moving forward by this much: the delayed sends that fall due fire
+    /// (``StateMachine/advance(by:)``).
+    case timePassed(Duration)
+    /// The event that work queued with ``ActionScope/perform(_:_:)`` or invoked ``Work`` returned.
+    /// Nobody sent it, so when nothing handles it (or the machine has finished) it is dropped —
+    /// never thrown — and only the failed-send handlers hear of it.
+    case workDelivered(Event)
+    /// Work that threw: `error.execution` is raised with this message.
+    case workFailed(String)
+
+    /// The event logged and observed for this input: `nil` for time and failures.
+    @inlinable var event: Event? {
+        switch self {
+        case .sent(let e), .workDelivered(let e): return e
+        case .timePassed, .workFailed: return nil
+        }
+    }
+}
+
+extension StateMachine {
+    /// Processes one input run to completion (rule R60). A step that changed the machine is logged
+    /// for ``undo()`` (when ``Options/historyDepth`` is set) and shown to observers; a rejected or
+    /// failed send is reported to the handlers registered with ``onFailedSend(_:)``.
+    ///
+    /// - Returns: Whether the input changed the machine: the event enabled a transition, or for
+    ///   ``MachineInput/timePassed(_:)``, a delayed send that fell due changed the configuration.
+    /// - Throws: for ``MachineInput/sent(_:)`` the errors of ``send(_:)-(Event)``; for the others
+    ///   the failures of the run (``MachineError/executionFailed(_:)``…).
+    @inlinable
+    @discardableResult
+    public mutating func process(_ input: MachineInput<Event>) throws(MachineError) -> Bool {
+        if options.historyDepth != nil || !observers.isEmpty || !failedSendHandlers.isEmpty {
+            return try processRecorded(input)
+        }
+        return try take(input)
+    }
+
+    /// Runs the input in the interpreter; nothing is recorded here.
+    @inlinable
+    mutating func take(_ input: MachineInput<Event>) throws(MachineError) -> Bool {
+        guard case .sent(let event) = input else { return try takeOther(input) }
+        let handled = try core.send(event)
+        if !handled && options.throwsOnUnhandledEvent { throw unhandled(event) }
+        return handled
+    }
+
+    /// ``take(_:)`` for time and work (not on the hot path, so not inlined).
+    @usableFromInline
+    mutating func takeOther(_ input: MachineInput<Event>) throws(MachineError) -> Bool {
+        switch input {
+        case .sent(let event):
+            return try take(.sent(event))
+        case .timePassed(let duration):
+            guard let due = core.nextDueTime, due <= core.now + duration else {
+                try core.advance(by: duration)
+                return false
+            }
+            let before = core.activeStates
+            try core.advance(by: duration)
+            return core.activeStates != before
+        case .workDelivered(let event):
+            guard core.isRunning else { return false }
+            return try core.send(event)
+        case .workFailed(let message):
+            guard core.isRunning else { return false }
+            return try core.send(chartEvent: .error(ExecutionErrorEvent(message: message)))
+        }
+    }
+
+    /// ``process(_:)`` when something listens: logs, notifies and reports around ``take(_:)``.
+    @usableFromInline
+    mutating func processRecorded(_ input: MachineInput<Event>) throws(MachineError) -> Bool {
+        let checkpoint = undoCheckpoint()
+        let from = observers.isEmpty ? [] : core.activeAtomicStates
+        let changed: Bool
+        do throws(MachineError) {
+            changed = try take(input)
+        } catch {
+            // The run went through and reported failures afterwards: the step happened (R41).
+            if error.followsCompletedRun { commit(checkpoint, event: input.event) }
+            if let event = input.event { reportFailedSend(event, error) }
+            throw error
+        }
+        if changed {
+            commit(checkpoint, event: input.event)
+            notify(from: from, event: input.event)
+        } else if let event = input.event {
+            reportFailedSend(event, core.isRunning ? unhandled(event) : core.notRunningError())
+        }
+        return changed
+    }
+
+    // MARK: - Failed sends
+
+    /// Registers a handler called whenever a send is rejected or fails (rule R62; SwiftState's
+    /// `addErrorHandler`): with the event and the typed error — ``MachineError/eventNotHandled(event:configuration:)``
+    /// (also when ``Options/throwsOnUnhandledEvent`` is off, or for a work result nobody handles),
+    /// ``MachineError/finished(finalState:)``, ``MachineError/executionFailed(_:)``, or a middleware's
+    /// rejection in the asynchronous runtimes. Handlers run in registration order, after the
+    /// send's run, before it throws.
+    ///
+    /// - Returns: A token for ``removeFailedSendHandler(_:)``.
+    @discardableResult
+    public mutating func onFailedSend(_ handler: @escaping (Event, MachineError) -> Void) -> ObserverToken {
+        nextObserverID += 1
+        failedSendHandlers.append((nextObserverID, handler))
+        return ObserverToken(id: nextObserverID)
+    }
+
+    /// Removes a handler registered with ``onFailedSend(_:)``.
+    public mutating func removeFailedSendHandler(_ token: ObserverToken) {
+        failedSendHandlers.removeAll { $0.id == token.id }
+    }
+
+    /// Calls the failed-send handlers (the asynchronous runtimes call it for middleware rejections,
+    /// which the machine never sees).
+    func reportFailedSend(_ event: Event, _ error: MachineError) {
+        for h in failedSendHandlers { h.handler(event, error) }
+    }
+}

@@ -1,0 +1,158 @@
+import Observation
+import Testing
+import Statechart
+
+/// The `@Observable` model drives time, work and middleware like `AsyncStateMachine` (rule R61).
+@Suite("Observable runtime")
+@MainActor
+struct ObservableRuntimeTests {
+    /// Whether reading `read` is told of a change during `body`.
+    func changes(_ read: @escaping () -> Void, during body: () async throws -> Void) async rethrows -> Bool {
+        final class Flag: @unchecked Sendable { var changed = false }
+        let flag = Flag()
+        withObservationTracking(read) { flag.changed = true }
+        try await body()
+        return flag.changed
+    }
+
+    /// Lets the main actor run the tasks that deliver work until `done` holds (at most about a second).
+    func settle(until done: () -> Bool) async throws {
+        for _ in 0..<1000 where !done() { try await Task.sleep(for: .milliseconds(1)) }
+    }
+
+    @Test("R61: an After timeout fires when the manual clock advances, and the view model reports it")
+    func afterTimeout() async throws {
+        let clock = ManualClock()
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .loading) {
+            When(.loading) { After(.seconds(30), to: .failed) }
+            When(.failed) {}
+        }
+        let model = try ObservableStateMachine(machine, context: JobLog(), clock: clock)
+        await clock.advance(by: .seconds(29))
+        #expect(model.state == .loading)
+        let changed = await changes({ _ = model.state }) { await clock.advance(by: .seconds(1)) }
+        #expect(changed)
+        #expect(model.state == .failed)
+        #expect(model.now == .seconds(30))
+    }
+
+    @Test("R61: invoked Work starts in the initial state and its result is delivered on the main actor")
+    func invokedWork() async throws {
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .loading) {
+            When(.loading) {
+                Work("load") { _ in .loadedData }
+                On(.loadedData, to: .loaded)
+            }
+            When(.loaded) {}
+        }
+        let model = try ObservableStateMachine(machine, context: JobLog(), clock: ManualClock())
+        try await settle { model.state == .loaded }
+        #expect(model.state == .loaded)
+    }
+
+    @Test("R61: perform work runs — after a synchronous send in a task, and awaited by the async send")
+    func performWork() async throws {
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
+            When(.idle) {
+                On(.start, to: .loading) { scope in
+                    scope.lines.append("start")
+                    scope.perform("fetch") { .loadedData }
+                }
+            }
+            When(.loading) { On(.loadedData, to: .loaded) { $0.lines.append("loaded") } }
+            When(.loaded) { On(.leave, to: .idle) }
+        }
+        let model = try ObservableStateMachine(machine, context: JobLog(), clock: ManualClock())
+        try model.send(.start)  // the synchronous API: returns after the macrostep
+        #expect(model.state == .loading)
+        try await settle { model.state == .loaded }
+        #expect(model.state == .loaded)
+        try model.send(.leave)
+        try await model.sendAndWait(.start)  // awaited: returns after the work
+        #expect(model.state == .loaded)
+        #expect(model.context.lines == ["start", "loaded", "start", "loaded"])
+    }
+
+    struct Logger: TransitionMiddleware {
+        let log: Recorder<String>
+        func intercept(event: JobEvent, configuration: [String], next: @Sendable () async throws -> Void) async throws {
+            log.append("before \(event) in \(configuration)")
+            if event != .cancel { try await next() }
+            log.append("after \(event)")
+        }
+    }
+
+    @Test("R61, R62: middleware wraps sends of the view model; a refused send reaches the failed-send handler")
+    func middleware() async throws {
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
+            When(.idle) {
+                On(.start, to: .loading)
+                On(.cancel, to: .cancelled)
+            }
+            When(.loading) {}
+            When(.cancelled) {}
+        }
+        let model = try ObservableStateMachine(machine, context: JobLog(), clock: ManualClock())
+        let log = Recorder<String>()
+        let refused = Recorder<JobEvent>()
+        model.addMiddleware(Logger(log: log))
+        model.onFailedSend { event, _ in refused.append(event) }
+        await #expect(throws: MachineError.transitionRejected(event: "cancel")) { try await model.sendAndWait(.cancel) }
+        #expect(model.state == .idle)
+        try model.send(.start)  // synchronous: waits its turn behind the middleware in a task
+        try await settle { model.state == .loading }
+        #expect(model.state == .loading)
+        #expect(log.values == ["before cancel in [\"idle\"]", "after cancel", "before start in [\"idle\"]", "after start"])
+        #expect(refused.values == [.cancel])
+    }
+
+    @Test("R61: the synchronous API still answers at once, and wrapping a running machine keeps its state")
+    func synchronousAPI() throws {
+        var running = try StateMachine(orderMachine(), context: OrderLog())
+        try running.send(.confirm)
+        let model = ObservableStateMachine(running)
+        #expect(model.state == .confirmed)
+        try model.reset()
+        #expect(model.state == .pending)
+    }
+
+    struct StepRecorder: StatechartTracer {
+        let steps: Recorder<String>
+        func record(_ step: TraceStep, machine: String) { steps.append("\(step)") }
+    }
+
+    @Test("R61: with a tracer the synchronous send still answers at once, and the tracer sees its steps")
+    func tracedSynchronousSend() throws {
+        let steps = Recorder<String>()
+        let model = try ObservableStateMachine(
+            orderMachine(), context: OrderLog(), clock: ManualClock(), tracer: StepRecorder(steps: steps))
+        try model.send(.confirm)
+        #expect(model.state == .confirmed)
+        #expect(!steps.values.isEmpty)
+    }
+}
+
+@Suite("Streams publish changes")
+struct StreamChangeTests {
+    @Test("R56: configurations() and transitions() stay silent for an event nothing handles")
+    func silentOnUnhandled() async throws {
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
+            When(.idle) { On(.start, to: .loading) }
+            When(.loading) {}
+        }
+        var options = StateMachine<Job, JobEvent, JobLog>.Options()
+        options.throwsOnUnhandledEvent = false
+        let m = try await AsyncStateMachine(machine, context: JobLog(), clock: ManualClock(), options: options)
+        let configurations = await m.configurations()
+        let transitions = await m.transitions()
+        try await m.send(.cancel)  // nothing handles it: nothing to publish
+        try await m.send(.start)
+        var c = configurations.makeAsyncIterator()
+        var t = transitions.makeAsyncIterator()
+        #expect(await c.next() == ["idle"])  // the current ones, on subscribing
+        #expect(await c.next() == ["loading"])
+        let record = await t.next()
+        #expect(record?.event == .start)
+        #expect(record?.from == ["idle"])
+    }
+}
