@@ -100,7 +100,7 @@ struct ObservableRuntimeTests {
         await #expect(throws: MachineError.transitionRejected(event: "cancel")) { try await model.sendAndWait(.cancel) }
         #expect(model.state == .idle)
         try model.send(.start)  // synchronous: waits its turn behind the middleware in a task
-        try await settle { model.state == .loading }
+        try await settle { model.state == .loading && log.values.count == 4 }  // "after start" follows the change
         #expect(model.state == .loading)
         #expect(log.values == ["before cancel in [\"idle\"]", "after cancel", "before start in [\"idle\"]", "after start"])
         #expect(refused.values == [.cancel])
