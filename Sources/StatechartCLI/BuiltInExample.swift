@@ -1,4 +1,5 @@
 import Statechart
+import StatechartInterchange
 
 /// The example `statechart` runs without arguments: swift-state-kit's order machine, with a
 /// payment child machine attached to `confirmed` — the statechart way.

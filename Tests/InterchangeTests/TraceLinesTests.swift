@@ -3,6 +3,7 @@ import Statechart
 import Testing
 
 @testable import StatechartCLI
+import StatechartInterchange
 
 /// How the `statechart` command prints a trace (rule R77).
 @Suite("statechart command: trace lines")
@@ -38,5 +39,24 @@ struct TraceLinesTests {
                 "transition b[0]", "action (unnamed) on transition b[0] (targetless)",
                 "halt in b", "action (unnamed) outside any transition or state",
             ])
+    }
+
+    @Test("R77: the run page shows an unnamed action by what it belongs to, as the command does")
+    func runPageNamesUnnamedActions() throws {
+        var definition = ChartDefinition<String, Int>(name: "page", initial: ["a"], eventName: { $0 })
+        let a = definition.addState("a", in: definition.root)
+        definition.addState("b", in: definition.root)
+        definition.addTransition(
+            TransitionDefinition(on: .names(["go"]), to: ["b"], actions: [.run(nil) { $0.context += 1 }]), from: a)
+        var instance = ChartInstance(chart: try Chart(definition), context: 0)
+        instance.isTracing = true
+        try instance.start()
+        var steps = [RunPage.Step(label: "start", instance: instance)]
+        instance.trace.removeAll()
+        try instance.send("go")
+        steps.append(RunPage.Step(label: "go", instance: instance))
+        let page = RunPage.html(chart: instance.chart, steps: steps)
+        #expect(page.contains("action (unnamed) on transition a[0] &#x2192; b"))  // the arrow is escaped in HTML
+        #expect(!page.contains("action action"))
     }
 }

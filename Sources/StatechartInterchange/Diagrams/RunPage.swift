@@ -113,8 +113,8 @@ public enum RunPage {
             out += "<button type=\"button\" class=\"step-label\">\(e(step.label))</button>"
             if let note = step.note { out += " <span class=\"note\">(\(e(note)))</span>" }
             out += "\n<ul class=\"trace\">"
-            for line in step.trace {
-                out += "<li class=\"t-\(kind(line))\">\(e(line.description))</li>"
+            for (line, text) in zip(step.trace, TraceLines.lines(step.trace)) {
+                out += "<li class=\"t-\(kind(line))\">\(e(text))</li>"
             }
             out += "</ul>\n<p class=\"active-list\">active: "
             out += step.activeStates.map { "<code>\(e($0))</code>" }.joined(separator: " ")
@@ -164,7 +164,7 @@ public enum RunPage {
             if k > 0 { out += "," }
             out += "\n{\"label\":" + jsonString(step.label)
             out += ",\"note\":" + (step.note.map(jsonString) ?? "null")
-            out += ",\"trace\":[" + step.trace.map { jsonString($0.description) }.joined(separator: ",") + "]"
+            out += ",\"trace\":[" + TraceLines.lines(step.trace).map(jsonString).joined(separator: ",") + "]"
             out += ",\"active\":[" + step.activeStates.map(jsonString).joined(separator: ",") + "]"
             out += ",\"taken\":[" + taken[k].map(jsonString).joined(separator: ",") + "]}"
         }

@@ -1,18 +1,18 @@
 import Statechart
 
-/// The trace as the command prints it: one line per step (rule R77).
+/// The trace as the command prints it and the run page shows it: one line per step (rule R77).
 ///
 /// An action declared without a name is traced with the placeholder label `action`, and
 /// `action action` tells a reader nothing. Such an action is printed by what it belongs to: the
 /// last structural step before it is the transition whose actions run, or the state whose entry
 /// or exit actions run (the interpreter records a state's exit before its exit actions and its
 /// entry before its entry actions, rule R8).
-enum TraceLines {
+package enum TraceLines {
     /// The label the interpreter gives an action without a name.
-    static let unnamedLabel = "action"
+    package static let unnamedLabel = "action"
 
     /// One line per step of `trace`.
-    static func lines(_ trace: [TraceStep]) -> [String] {
+    package static func lines(_ trace: [TraceStep]) -> [String] {
         var owner: String?
         return trace.map { step in
             switch step {
