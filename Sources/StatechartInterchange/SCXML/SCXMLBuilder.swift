@@ -34,9 +34,17 @@ struct SCXMLBuilder {
     /// Whether state ids must be XML IDs (``SCXMLLoadOptions/requiresXMLIDs``, rule R76).
     let requiresXMLIDs: Bool
 
+    /// Reads `src` attributes (rule R84).
+    let sources: SCXMLExternalSources
+
     init(tree: XMLTree, requiresXMLIDs: Bool = true) {
+        self.init(tree: tree, options: SCXMLLoadOptions(requiresXMLIDs: requiresXMLIDs))
+    }
+
+    init(tree: XMLTree, options: SCXMLLoadOptions) {
         self.tree = tree
-        self.requiresXMLIDs = requiresXMLIDs
+        self.requiresXMLIDs = options.requiresXMLIDs
+        self.sources = SCXMLExternalSources(baseURL: options.baseURL, limit: options.limits.maximumFileSize)
     }
 
     /// Checks the document and builds the definition.
@@ -49,14 +57,14 @@ struct SCXMLBuilder {
         for i in elements.indices { items.append(try check(i)) }
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
         if dataModel == .ecmascript || elements.contains(where: { $0.name == "if" }) {
-            var c = SCXMLStepCompiler(tree: tree, dataModel: dataModel, limits: ScriptLimits())
+            var c = SCXMLStepCompiler(tree: tree, dataModel: dataModel, limits: ScriptLimits(), sources: sources)
             try c.compileAll()
             compiler = c
         }
         let chartName = name ?? defaultName
         var definition = Definition(name: chartName, initial: initial, eventName: { $0.name })
         var nodes = Array(repeating: definition.root, count: elements.count)
-        var data = SCXMLDataBuilder(tree: tree, items: items)
+        var data = SCXMLDataBuilder(tree: tree, items: items, sources: sources)
         if dataModel == .ecmascript {
             try data.collect()
             let first = elements[0].children.first { SCXMLSchema.stateElements.contains(elements[$0].name) }

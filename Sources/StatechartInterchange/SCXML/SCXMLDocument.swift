@@ -57,7 +57,7 @@ public enum SCXMLDocument {
         -> SCXMLChart
     {
         let data = try read(url, limit: options.limits.maximumFileSize)
-        return try load(data: data, name: url.deletingPathExtension().lastPathComponent, options: options)
+        return try load(data: data, name: url.deletingPathExtension().lastPathComponent, options: options.relative(to: url))
     }
 
     /// Loads a document from UTF-8 data.
@@ -70,7 +70,7 @@ public enum SCXMLDocument {
         throws(SCXMLError) -> SCXMLChart
     {
         let tree = try XMLTreeReader.read(data, limits: options.limits)
-        var builder = SCXMLBuilder(tree: tree, requiresXMLIDs: options.requiresXMLIDs)
+        var builder = SCXMLBuilder(tree: tree, options: options)
         return try compile(try builder.build(defaultName: name), tree: tree)
     }
 
@@ -96,7 +96,8 @@ public enum SCXMLDocument {
         -> SCXMLLoadedDocument
     {
         let data = try read(url, limit: options.limits.maximumFileSize)
-        return try loadDocument(data: data, name: url.deletingPathExtension().lastPathComponent, options: options)
+        return try loadDocument(
+            data: data, name: url.deletingPathExtension().lastPathComponent, options: options.relative(to: url))
     }
 
     /// Loads a document from UTF-8 data together with its content of other namespaces.
@@ -109,7 +110,7 @@ public enum SCXMLDocument {
         throws(SCXMLError) -> SCXMLLoadedDocument
     {
         let tree = try XMLTreeReader.read(data, limits: options.limits)
-        var builder = SCXMLBuilder(tree: tree, requiresXMLIDs: options.requiresXMLIDs)
+        var builder = SCXMLBuilder(tree: tree, options: options)
         let chart = try compile(try builder.build(defaultName: name), tree: tree)
         let foreign = ForeignContentReader.read([UInt8](data), tree: tree, paths: builder.elementPaths())
         return SCXMLLoadedDocument(chart: chart, foreignContent: foreign)
@@ -161,7 +162,7 @@ public enum SCXMLDocument {
         throws(SCXMLError) -> ChartDefinition<SCXMLEvent, SCXMLContext>
     {
         let tree = try XMLTreeReader.read(data, limits: options.limits)
-        var builder = SCXMLBuilder(tree: tree, requiresXMLIDs: options.requiresXMLIDs)
+        var builder = SCXMLBuilder(tree: tree, options: options)
         return try builder.build(defaultName: name)
     }
 

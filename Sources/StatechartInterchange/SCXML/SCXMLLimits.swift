@@ -1,3 +1,4 @@
+import Foundation
 /// Bounds on what the SCXML loader accepts, so that a hostile document costs bounded time and
 /// memory. A document that exceeds one is refused with ``SCXMLError/limitExceeded(_:limit:element:line:)``
 /// naming the limit, the element and the line where it was hit; the loader stops reading there.
@@ -98,14 +99,19 @@ public struct SCXMLLoadOptions: Hashable, Sendable {
     /// Whether state ids must be XML IDs (NCNames), as the W3C schema and Qt require (rule R76).
     /// Default `true`; turn it off only to read documents of tools that write other ids (`id="1"`).
     public var requiresXMLIDs: Bool
+    /// The folder that `<script src>` and `<data src>` are read relative to (rule R84). Loading from
+    /// a file sets it to the file's folder when it is `nil`; without it, a `src` is refused.
+    public var baseURL: URL?
 
     /// Creates options.
     ///
     /// - Parameters:
     ///   - limits: The bounds on the document.
     ///   - requiresXMLIDs: Whether state ids must be XML IDs (rule R76).
-    public init(limits: SCXMLLimits = .default, requiresXMLIDs: Bool = true) {
+    ///   - baseURL: The folder `src` attributes are read relative to (rule R84).
+    public init(limits: SCXMLLimits = .default, requiresXMLIDs: Bool = true, baseURL: URL? = nil) {
         self.limits = limits
         self.requiresXMLIDs = requiresXMLIDs
+        self.baseURL = baseURL
     }
 }

@@ -27,9 +27,12 @@ struct SCXMLDataBuilder {
     private(set) var allIDs: [String] = []
     private(set) var lateBinding = false
 
-    init(tree: XMLTree, items: [Item]) {
+    let sources: SCXMLExternalSources
+
+    init(tree: XMLTree, items: [Item], sources: SCXMLExternalSources) {
         self.tree = tree
         self.items = items
+        self.sources = sources
     }
 
     /// Reads every `<data>`.
@@ -41,15 +44,20 @@ struct SCXMLDataBuilder {
             guard let id = try AttributeReader(element: e).token("id") else {
                 throw .missingAttribute("id", element: e.name, line: line)
             }
-            if e.attributes["src"] != nil { throw .unsupportedAttribute("src", element: e.name, line: line) }
             let text = e.text.trimmingWhitespace()
             let value: SCXMLAssignedValue
-            switch (e.attributes["expr"], text.isEmpty) {
-            case (let expr?, true): value = .expression(ScriptExpression(expr))
-            case (nil, false): value = .inline(text)
-            case (nil, true): value = .none
-            case (_?, false):
-                throw .invalidElement(e.name, line: line, reason: "a <data> has an 'expr' or inline content, not both")
+            switch (e.attributes["expr"], e.attributes["src"], text.isEmpty) {
+            case (let expr?, nil, true): value = .expression(ScriptExpression(expr))
+            case (nil, let src?, true):
+                // Read when the chart loads; one that cannot be read is error.execution when bound (SCXML 5.3).
+                switch sources.read(src) {
+                case .success(let content): value = .inline(content.trimmingWhitespace())
+                case .failure(let reason): value = .unavailable("'\(src)' \(reason)")
+                }
+            case (nil, nil, false): value = .inline(text)
+            case (nil, nil, true): value = .none
+            default:
+                throw .invalidElement(e.name, line: line, reason: "a <data> has one of 'expr', 'src' or inline content")
             }
             if !seen.insert(id).inserted {
                 throw .invalidElement(e.name, line: line, reason: "the data id '\(id)' is declared twice")
@@ -107,7 +115,7 @@ struct SCXMLDataBuilder {
         do throws(ScriptError) {
             switch item.value {
             case .expression(let e): try scope.context.data.assign(location, from: e, in: environment)
-            case .inline, .none:
+            case .inline, .none, .unavailable:
                 let v = try SCXMLStepRunner.inlineValue(item.value, &scope.context.data, environment)
                 try scope.context.data.assign(location, v)
             }

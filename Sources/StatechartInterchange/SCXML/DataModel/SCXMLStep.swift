@@ -51,6 +51,8 @@ enum SCXMLAssignedValue: Sendable {
     case inline(String)
     /// Nothing: `undefined`.
     case none
+    /// A `src` that could not be read, and why: binding it is `error.execution`.
+    case unavailable(String)
 }
 
 /// A `<send>`.

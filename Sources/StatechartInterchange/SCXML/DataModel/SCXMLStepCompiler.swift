@@ -11,12 +11,14 @@ struct SCXMLStepCompiler {
     let tree: XMLTree
     let dataModel: SCXMLDataModelKind
     let limits: ScriptLimits
+    let sources: SCXMLExternalSources
     private(set) var compiled: [Int: SCXMLStep] = [:]
 
-    init(tree: XMLTree, dataModel: SCXMLDataModelKind, limits: ScriptLimits) {
+    init(tree: XMLTree, dataModel: SCXMLDataModelKind, limits: ScriptLimits, sources: SCXMLExternalSources = SCXMLExternalSources()) {
         self.tree = tree
         self.dataModel = dataModel
         self.limits = limits
+        self.sources = sources
     }
 
     /// Compiles every element of executable content in the document.
@@ -96,8 +98,15 @@ struct SCXMLStepCompiler {
             }
             return step(.assign(location: expression(location), value: value))
         case "script":
-            if e.attributes["src"] != nil {
-                throw .unsupportedAttribute("src", element: e.name, line: line)
+            if let src = e.attributes["src"] {
+                if !e.text.trimmingWhitespace().isEmpty {
+                    throw .invalidElement(e.name, line: line, reason: "a <script> has a 'src' or inline content, not both")
+                }
+                // A script that cannot be read makes the document invalid (SCXML 5.8).
+                switch sources.read(src) {
+                case .success(let text): return step(.script(ScriptProgram(text, limits: limits)))
+                case .failure(let reason): throw attributes.invalid("src", src, reason.description)
+                }
             }
             return step(.script(ScriptProgram(e.text, limits: limits)))
         case "if":

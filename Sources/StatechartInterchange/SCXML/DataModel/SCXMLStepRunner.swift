@@ -62,7 +62,7 @@ enum SCXMLStepRunner {
                 }
                 switch value {
                 case .expression(let e): try scope.context.data.assign(location, from: e, in: environment)
-                case .inline, .none:
+                case .inline, .none, .unavailable:
                     let v = try inlineValue(value, &scope.context.data, environment)
                     try scope.context.data.assign(location, v)
                 }
@@ -106,6 +106,7 @@ enum SCXMLStepRunner {
     static func inlineValue(_ value: SCXMLAssignedValue, _ data: inout ECMAScriptDataModel, _ environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> DataValue {
         switch value {
         case .none: return .undefined
+        case .unavailable(let reason): throw ScriptError(.reference, reason)
         case .expression(let e): return try data.evaluate(e, in: environment)
         case .inline(let text):
             // A value written as an expression (`[1, 2]`, `{"a": 1}`, `42`, `'text'`) is that value; other

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Reads the files `<script src>` and `<data src>` name (rule R84): a path or a `file:` URL,
+/// relative to the chart's folder (``SCXMLLoadOptions/baseURL``), bounded like the chart itself
+/// (``SCXMLLimits/maximumFileSize``). Nothing else is fetched: no network, and no file when the
+/// chart was not loaded from one and no base was given.
+struct SCXMLExternalSources: Sendable {
+    var baseURL: URL?
+    var limit: Int = SCXMLLimits.default.maximumFileSize
+
+    /// The text of the file `src` names, or why it cannot be read.
+    func read(_ src: String) -> Result<String, ReadFailure> {
+        var path = src
+        if path.hasPrefix("file://") {
+            path = String(path.dropFirst("file://".count))
+        } else if path.hasPrefix("file:") {
+            path = String(path.dropFirst("file:".count))
+        } else if let colon = path.firstIndex(of: ":"), path[..<colon].allSatisfy({ $0.isLetter }), path[..<colon].count > 1 {
+            return .failure(ReadFailure("is not a file: only paths and file: URLs are read"))
+        }
+        guard !path.isEmpty else { return .failure(ReadFailure("names no file")) }
+        let url: URL
+        if path.hasPrefix("/") {
+            url = URL(fileURLWithPath: path)
+        } else if let baseURL {
+            url = baseURL.appendingPathComponent(path)
+        } else {
+            return .failure(ReadFailure("cannot be read: the chart was not loaded from a file and no base URL was given"))
+        }
+        do throws(SCXMLError) {
+            let data = try SCXMLDocument.read(url, limit: limit)
+            if data.count > limit { return .failure(ReadFailure("is larger than \(limit) bytes")) }
+            guard let text = String(data: data, encoding: .utf8) else { return .failure(ReadFailure("is not UTF-8 text")) }
+            return .success(text)
+        } catch {
+            return .failure(ReadFailure("cannot be read: \(error.description)"))
+        }
+    }
+
+    /// Why a `src` could not be read.
+    struct ReadFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+extension SCXMLLoadOptions {
+    /// These options with ``baseURL`` set to the folder of `file` when it is not set.
+    func relative(to file: URL) -> SCXMLLoadOptions {
+        var options = self
+        if options.baseURL == nil { options.baseURL = file.deletingLastPathComponent() }
+        return options
+    }
+}
