@@ -32,7 +32,8 @@ enum ValidateCommand {
         }
         let diagnostics: [ChartDiagnostic]
         do {
-            diagnostics = try SCXMLDocument.load(contentsOf: URL(fileURLWithPath: file)).validate()
+            let document = try SCXMLDocument.loadDocument(contentsOf: URL(fileURLWithPath: file))
+            diagnostics = document.expressionDiagnostics + document.chart.validate()
         } catch {
             print("\(file): error[invalid-chart]: \(error.description)")
             return 1

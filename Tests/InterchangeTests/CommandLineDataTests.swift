@@ -70,4 +70,32 @@ struct CommandLineDataTests {
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("NAME=JSON"))
     }
+
+    @Test("R85: validate reports expressions and scripts that do not parse, with their lines; the chart still loads and runs")
+    func validateExpressions() throws {
+        let cli = CommandLineTests()
+        let dir = try cli.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("bad.scxml")
+        try """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+              <datamodel><data id="x" expr="1"/></datamodel>
+              <state id="a">
+                <onentry><assign location="1 + x" expr="2"/></onentry>
+                <transition event="go" cond="return" target="b"/>
+                <transition event="error.execution" target="b"/>
+              </state>
+              <final id="b"><onentry><script>var = ;</script></onentry></final>
+            </scxml>
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let r = try cli.run(["validate", file.path])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("error[invalid-expression] line 4"))
+        #expect(r.stdout.contains("<assign location=\"1 + x\">: not a location"))
+        #expect(r.stdout.contains("error[invalid-expression] line 5"))
+        #expect(r.stdout.contains("<transition cond=\"return\">"))
+        #expect(r.stdout.contains("error[invalid-expression] line 8"))
+        let run = try cli.run(["run", file.path])
+        #expect(run.stdout.contains("start → b (final)"))
+    }
 }

@@ -35,6 +35,9 @@ public struct ChartDiagnostic: Hashable, Sendable, CustomStringConvertible {
         case undeclaredState = "undeclared-state"
         /// The document could not be loaded at all.
         case invalidChart = "invalid-chart"
+        /// An expression or script of the chart's data model that does not parse: the chart loads
+        /// and raises `error.execution` each time it runs (reported by loaders, rule R85).
+        case invalidExpression = "invalid-expression"
     }
 
     /// How bad it is.

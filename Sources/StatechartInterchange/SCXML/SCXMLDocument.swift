@@ -113,7 +113,8 @@ public enum SCXMLDocument {
         var builder = SCXMLBuilder(tree: tree, options: options)
         let chart = try compile(try builder.build(defaultName: name), tree: tree)
         let foreign = ForeignContentReader.read([UInt8](data), tree: tree, paths: builder.elementPaths())
-        return SCXMLLoadedDocument(chart: chart, foreignContent: foreign)
+        let expressions = builder.dataModel == .ecmascript ? SCXMLExpressionCheck.diagnostics(tree) : []
+        return SCXMLLoadedDocument(chart: chart, foreignContent: foreign, expressionDiagnostics: expressions)
     }
 
     /// Loads a document from a string together with its content of other namespaces.

@@ -1,3 +1,4 @@
+import Statechart
 /// An element of an SCXML document that can carry content of other namespaces, named by what it
 /// became in the chart, so that ``SCXMLExporter`` can write that content back on the same element.
 ///
@@ -161,15 +162,20 @@ public struct SCXMLLoadedDocument: Sendable {
     public var chart: SCXMLChart
     /// The content of other namespaces, by element.
     public var foreignContent: SCXMLForeignContent
+    /// The expressions and scripts of the data model that do not parse, with their lines (rule
+    /// R85): the chart loads, and each raises `error.execution` when it runs.
+    public var expressionDiagnostics: [ChartDiagnostic]
 
     /// Creates a loaded document.
     ///
     /// - Parameters:
     ///   - chart: The chart.
     ///   - foreignContent: The content of other namespaces.
-    public init(chart: SCXMLChart, foreignContent: SCXMLForeignContent) {
+    ///   - expressionDiagnostics: The expressions that do not parse.
+    public init(chart: SCXMLChart, foreignContent: SCXMLForeignContent, expressionDiagnostics: [ChartDiagnostic] = []) {
         self.chart = chart
         self.foreignContent = foreignContent
+        self.expressionDiagnostics = expressionDiagnostics
     }
 }
 
