@@ -113,12 +113,7 @@ struct SCXMLDataBuilder {
     private static func bind(_ item: DataItem, _ scope: inout SCXMLStepRunner.Scope, _ environment: ChartEnvironment<SCXMLEvent>) {
         let location = ScriptExpression(item.id)
         do throws(ScriptError) {
-            switch item.value {
-            case .expression(let e): try scope.context.data.assign(location, from: e, in: environment)
-            case .inline, .none, .unavailable:
-                let v = try SCXMLStepRunner.inlineValue(item.value, &scope.context.data, environment)
-                try scope.context.data.assign(location, v)
-            }
+            try SCXMLStepRunner.assign(item.value, to: location, &scope.context.data, environment)
         } catch {
             scope.raiseExecutionError("<data id=\"\(item.id)\">: \(error.description)")
         }

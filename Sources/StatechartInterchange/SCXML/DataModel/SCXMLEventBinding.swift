@@ -10,9 +10,8 @@ enum SCXMLEventBinding {
         let value: DataValue
         switch event {
         case .event(let e): value = e.scriptValue
-        case .done(let s):
+        case .done:
             let id = String(name.dropFirst("done.state.".count))
-            _ = s
             value = SCXMLEvent(name, data: context.doneData[id] ?? .undefined, kind: .platform).scriptValue
         case .error(let e): value = SCXMLEvent(name, kind: .platform, sendID: e.sendID).scriptValue
         case .timer: value = SCXMLEvent(name, kind: .platform).scriptValue

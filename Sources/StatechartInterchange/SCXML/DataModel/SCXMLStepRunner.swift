@@ -60,12 +60,7 @@ enum SCXMLStepRunner {
                 guard location.isLocation else {
                     throw ScriptError(.syntax, "'\(location.source)' is not a location")
                 }
-                switch value {
-                case .expression(let e): try scope.context.data.assign(location, from: e, in: environment)
-                case .inline, .none, .unavailable:
-                    let v = try inlineValue(value, &scope.context.data, environment)
-                    try scope.context.data.assign(location, v)
-                }
+                try assign(value, to: location, &scope.context.data, environment)
             }
         case .script(let program):
             try attempt(step) { () throws(ScriptError) in try scope.context.data.run(program, in: environment) }
@@ -100,6 +95,16 @@ enum SCXMLStepRunner {
         case .expression(let e):
             return try attempt(step) { () throws(ScriptError) in try scope.context.data.evaluateString(e, in: environment) }
         }
+    }
+
+    /// Assigns what `<assign>` or `<data>` holds to a location: an expression's value as it is
+    /// (objects keep their identity, functions can be assigned), inline content as its value.
+    static func assign(
+        _ value: SCXMLAssignedValue, to location: ScriptExpression, _ data: inout ECMAScriptDataModel,
+        _ environment: ChartEnvironment<SCXMLEvent>
+    ) throws(ScriptError) {
+        if case .expression(let e) = value { return try data.assign(location, from: e, in: environment) }
+        try data.assign(location, try inlineValue(value, &data, environment))
     }
 
     /// The value of `<assign>`, `<data>` or `<content>`.
