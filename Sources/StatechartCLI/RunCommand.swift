@@ -53,16 +53,17 @@ enum RunCommand {
             return 2
         }
         var run = Run(printsTrace: parsed.flags.contains("trace"), recordsSteps: htmlPath != nil)
-        var instance = ChartInstance(chart: chart, context: SCXMLContext())
+        // The chart and the sessions its <invoke>s start, on one virtual clock (rule R86).
+        var session = SCXMLSession(chart: chart)
         // Always traced: `<log>` output is printed whether or not --trace asks for the rest.
-        instance.isTracing = true
+        session.isTracing = true
         var status: Int32 = 0
         do {
             // Execution errors are part of a chart's run (SCXML raises them as error.execution
             // events, which the chart may handle): reported beside the step, not fatal.
             var failures: [String] = []
-            do { try instance.start() } catch .executionFailed(let messages) { failures = messages }
-            run.report("start", &instance, note: Self.note(nil, failures))
+            do { try session.start() } catch .executionFailed(let messages) { failures = messages }
+            run.report("start", &session, note: Self.note(nil, failures))
             for input in parsed.positionals.dropFirst() {
                 failures = []
                 if input.hasPrefix("+") {
@@ -70,22 +71,22 @@ enum RunCommand {
                         printError("'\(input)' is not a delay such as +500ms or +1.5s")
                         return 2
                     }
-                    do { try instance.advance(by: delay) } catch .executionFailed(let messages) { failures = messages }
-                    run.report(input, &instance, note: Self.note(nil, failures))
-                } else if !instance.isRunning {
-                    run.report(input, &instance, note: "ignored: the machine has finished")
+                    do { try session.advance(by: delay) } catch .executionFailed(let messages) { failures = messages }
+                    run.report(input, &session, note: Self.note(nil, failures))
+                } else if !session.isRunning {
+                    run.report(input, &session, note: "ignored: the machine has finished")
                 } else {
                     guard let event = Self.event(input) else {
                         printError("'\(input)' is not an event: NAME, or NAME=JSON for an event with data")
                         return 2
                     }
                     var handled = true
-                    do { handled = try instance.send(event) } catch .executionFailed(let messages) { failures = messages }
-                    run.report(input, &instance, note: Self.note(handled ? nil : "no transition", failures))
+                    do { handled = try session.send(event) } catch .executionFailed(let messages) { failures = messages }
+                    run.report(input, &session, note: Self.note(handled ? nil : "no transition", failures))
                 }
             }
         } catch {
-            run.recordFailure(&instance, message: error.description)
+            run.recordFailure(&session, message: error.description)
             printError("\(file): \(error.description)")
             status = 1
         }
@@ -113,11 +114,10 @@ enum RunCommand {
         var recordsSteps: Bool
         var steps: [RunPage.Step] = []
 
-        mutating func report(
-            _ label: String, _ instance: inout ChartInstance<SCXMLEvent, SCXMLContext>, note: String?
-        ) {
+        mutating func report(_ label: String, _ session: inout SCXMLSession, note: String?) {
+            let instance = session.root
             if recordsSteps { steps.append(RunPage.Step(label: label, instance: instance, note: note)) }
-            printTrace(&instance)
+            printTrace(&session)
             var text = "\(label) → " + instance.activeAtomicIDs.joined(separator: " ")
             if !instance.isRunning, instance.finalState != nil { text += " (final)" }
             if let note { text += " (\(note))" }
@@ -125,20 +125,25 @@ enum RunCommand {
         }
 
         /// After an error: prints the trace so far and records it as a last step.
-        mutating func recordFailure(_ instance: inout ChartInstance<SCXMLEvent, SCXMLContext>, message: String) {
-            if recordsSteps, !instance.trace.isEmpty || steps.isEmpty {
-                steps.append(RunPage.Step(label: "error", instance: instance, note: message))
+        mutating func recordFailure(_ session: inout SCXMLSession, message: String) {
+            if recordsSteps, !session.root.trace.isEmpty || steps.isEmpty {
+                steps.append(RunPage.Step(label: "error", instance: session.root, note: message))
             }
-            printTrace(&instance)
+            printTrace(&session)
         }
 
-        private func printTrace(_ instance: inout ChartInstance<SCXMLEvent, SCXMLContext>) {
-            if printsTrace {
-                for line in TraceLines.lines(instance.trace) { print("  " + line) }
-            } else {
-                for case .log(let line) in instance.trace { print("  log: \(line)") }
+        /// Prints the root session's trace (or only its `<log>` lines), then each invoked session's,
+        /// its lines marked with the invocation's id.
+        private func printTrace(_ session: inout SCXMLSession) {
+            let root = session.takeTrace()
+            let invoked = session.takeInvocationTraces()
+            for (prefix, steps) in [("", root)] + invoked.map({ ("[\($0.invokeID)] ", $0.steps) }) {
+                if printsTrace {
+                    for line in TraceLines.lines(steps) { print("  " + prefix + line) }
+                } else {
+                    for case .log(let line) in steps { print("  \(prefix)log: \(line)") }
+                }
             }
-            instance.trace.removeAll()
         }
     }
 

@@ -53,6 +53,11 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline var asyncGuardResults: [Int32: Bool] = [:]
     @usableFromInline var limitError: MachineError?
     @usableFromInline var recentSteps: [(state: Int32, event: String)] = []
+    /// Whether external events are recorded as they are taken, for a driver that forwards them
+    /// (SCXML's `autoforward`, rule R86). Recorded on the traced path only: set ``isTracing`` too.
+    @usableFromInline package var recordsExternalEvents = false
+    /// The external events taken since the driver last emptied this, oldest first.
+    @usableFromInline package var recordedExternalEvents: [ChartEvent<Event>] = []
 
     @usableFromInline
     struct PendingSend: Sendable {

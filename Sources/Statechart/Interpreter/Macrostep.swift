@@ -45,6 +45,7 @@ extension ChartInstance {
         }
         scope.currentEvent = event
         if isTracing { trace.append(.event(chart.name(of: event), external: true)) }
+        if recordsExternalEvents { recordedExternalEvents.append(event) }
         let enabled = selectTransitions(for: event)
         if enabled {
             microstep()

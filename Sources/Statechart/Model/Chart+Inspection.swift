@@ -142,4 +142,9 @@ extension Chart {
         case .cancelTimer(let key): return .cancel(id: "timer." + key)
         }
     }
+
+    /// The invocations (``Work``, SCXML `<invoke>`) of a state, in declaration order (rule R52).
+    public func invocations(of state: ChartStateID) -> [Invocation<Event, Context>] {
+        invocations[Int(state.index)]
+    }
 }

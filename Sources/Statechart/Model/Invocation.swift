@@ -12,6 +12,10 @@ public struct Invocation<Event: Hashable & Sendable, Context>: Sendable {
     public var run: @Sendable (Context) async throws -> Event?
     /// Maps a thrown error to an event; `nil` (or a `nil` result) raises `error.execution` instead.
     public var failure: (@Sendable (any Error) -> Event?)?
+    /// What the invocation is, for a runtime that starts it itself rather than calling ``run``:
+    /// an SCXML `<invoke>`, which an SCXML session starts as a child session (rule R86). `nil` for
+    /// Swift work.
+    public var definition: (any Sendable)?
 
     /// Declares invoked work.
     public init(
@@ -21,6 +25,16 @@ public struct Invocation<Event: Hashable & Sendable, Context>: Sendable {
         self.name = name
         self.run = run
         self.failure = failure
+    }
+
+    /// Declares an invocation that a runtime of its own starts from `definition` (an SCXML
+    /// session starts an `<invoke>` as a child session); `run` is what any other runtime does
+    /// with it — typically, fail with an error that says which runtime it needs.
+    public init(
+        _ name: String, definition: any Sendable, run: @escaping @Sendable (Context) async throws -> Event?
+    ) {
+        self.init(name, run: run)
+        self.definition = definition
     }
 }
 

@@ -24,6 +24,8 @@ struct ForeignContentReader {
     /// The foreign subtree being read: where it starts, its depth, the scope level of its root,
     /// and the outside bindings it uses.
     private var fragment: (start: Int, depth: Int, base: Int, uses: [SCXMLNamespaceBinding])?
+    /// How deep inside markup held as a value (``XMLElementNode/markup``), which the tree does not list.
+    private var markupDepth = 0
 
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
@@ -138,7 +140,11 @@ struct ForeignContentReader {
         scopes.append(declarations)
         let (prefix, _) = Self.split(qName)
         let namespace = resolve(prefix)?.uri ?? ""
-        if fragment != nil {
+        if markupDepth > 0 {
+            markupDepth += 1
+        } else if fragment == nil, let parent = open.last, SCXMLSchema.markupElements.contains(found[parent].name) {
+            markupDepth = 1
+        } else if fragment != nil {
             fragment?.depth += 1
             noteUses(qName: qName, attributes: attributes)
         } else if scopes.count == 1 || namespace == scxmlNamespace || namespace == SCXMLNamespace.uri {
@@ -193,6 +199,10 @@ struct ForeignContentReader {
 
     private mutating func endElement() {
         scopes.removeLast()
+        if markupDepth > 0 {
+            markupDepth -= 1
+            return
+        }
         if let f = fragment {
             if f.depth > 1 {
                 fragment?.depth -= 1

@@ -36,6 +36,8 @@ struct SCXMLBuilder {
 
     /// Reads `src` attributes (rule R84).
     let sources: SCXMLExternalSources
+    /// How the document is loaded: invoked documents are loaded the same way (rule R86).
+    let options: SCXMLLoadOptions
 
     init(tree: XMLTree, requiresXMLIDs: Bool = true) {
         self.init(tree: tree, options: SCXMLLoadOptions(requiresXMLIDs: requiresXMLIDs))
@@ -44,6 +46,7 @@ struct SCXMLBuilder {
     init(tree: XMLTree, options: SCXMLLoadOptions) {
         self.tree = tree
         self.requiresXMLIDs = options.requiresXMLIDs
+        self.options = options
         self.sources = SCXMLExternalSources(baseURL: options.baseURL, limit: options.limits.maximumFileSize)
     }
 
@@ -56,7 +59,7 @@ struct SCXMLBuilder {
         items.reserveCapacity(elements.count)
         for i in elements.indices { items.append(try check(i)) }
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
-        if dataModel == .ecmascript || elements.contains(where: { $0.name == "if" }) {
+        if dataModel == .ecmascript || elements.contains(where: SCXMLStepCompiler.needsRunner) {
             var c = SCXMLStepCompiler(tree: tree, dataModel: dataModel, limits: ScriptLimits(), sources: sources)
             try c.compileAll()
             compiler = c
@@ -99,15 +102,31 @@ struct SCXMLBuilder {
                 break
             }
         }
+        for (i, e) in elements.enumerated() where e.name == "invoke" {
+            try addInvocation(i, to: nodes[e.parent], of: stateID(at: e.parent) ?? "", in: &definition)
+        }
         if let compiler {
-            // <donedata> is evaluated after the final state's <onentry>, when its done event is made.
+            // <donedata> is evaluated after the final state's <onentry>, when its done event is made;
+            // a top-level final's is the data of the session's end (`done.invoke.<id>`, key "").
             for (i, e) in elements.enumerated() where e.name == "donedata" {
                 let final = e.parent
-                guard let parentID = stateID(at: elements[final].parent) else { continue }
+                guard let parentID = elements[final].parent == 0 ? "" : stateID(at: elements[final].parent) else { continue }
                 definition.addOnEntry([try SCXMLDataBuilder.doneData(e, of: parentID, compiler: compiler, tree: tree, index: i)], to: nodes[final])
             }
         }
         return definition
+    }
+
+    /// Compiles the `<invoke>` at `index` and declares it on its state (rule R86).
+    private func addInvocation(_ index: Int, to node: Definition.Node, of stateID: String, in definition: inout Definition) throws(SCXMLError) {
+        let e = tree.elements[index]
+        let finalize = e.children.first { tree.elements[$0].name == "finalize" }.map { actions(in: tree.elements[$0]) } ?? []
+        let invoke = try SCXMLInvokeDefinition.compile(
+            index, tree: tree, stateID: stateID, finalize: finalize, compiler: compiler, options: options,
+            markup: SCXMLMarkup.element(index, in: tree))
+        definition.addInvocation(
+            Invocation("<invoke> of '\(stateID)'", definition: invoke) { _ in throw SCXMLSessionRequired(stateID: stateID) },
+            to: node)
     }
 
     private func actions(in element: XMLElementNode) -> [Action<SCXMLEvent, SCXMLContext>] {
@@ -137,7 +156,9 @@ struct SCXMLBuilder {
             if let reason = SCXMLSchema.unsupportedElements[e.name] {
                 throw .unsupportedElement(e.name, line: line, reason: reason)
             }
-            if dataModel == .null, let reason = SCXMLSchema.nullDataModelRefusals[e.name] {
+            // An <invoke>'s inline <content> is the document to start: no data model needed.
+            let startsDocument = e.name == "content" && tree.elements[e.parent].name == "invoke" && e.attributes["expr"] == nil
+            if dataModel == .null, !startsDocument, let reason = SCXMLSchema.nullDataModelRefusals[e.name] {
                 throw .unsupportedElement(e.name, line: line, reason: reason)
             }
             guard SCXMLSchema.allowedAttributes[e.name] != nil else { throw .unknownElement(e.name, line: line) }
@@ -147,7 +168,10 @@ struct SCXMLBuilder {
             }
         }
         let allowed = SCXMLSchema.allowedAttributes[e.name] ?? []
-        for key in e.attributes.keys.sorted() where !allowed.contains(key) || (dataModel == .null && SCXMLSchema.expressionAttributes.contains(key)) {
+        for key in e.attributes.keys.sorted()
+        where !allowed.contains(key)
+            || (dataModel == .null && SCXMLSchema.expressionAttributes.contains(key) && !Self.isNullLogLiteral(e, key))
+        {
             if SCXMLSchema.expressionAttributes.contains(key) {
                 throw .unsupportedExpression(e.attributes[key] ?? "", attribute: key, element: e.name, line: line)
             }
@@ -180,8 +204,9 @@ struct SCXMLBuilder {
         case "onexit":
             return .onExit
         case "raise", "send", "cancel", "log":
-            // Under a data model, the step compiler checks them (expressions are its business).
-            if dataModel == .ecmascript { return .other }
+            // Under a data model, the step compiler checks them (expressions are its business), and
+            // so it does a send to another session (rule R86), which only the step runner makes.
+            if dataModel == .ecmascript || SCXMLStepCompiler.needsRunner(e) { return .other }
             return .action(try SCXMLExecutableContent.action(e, attributes: attributes))
         default:
             return .other
@@ -287,6 +312,13 @@ struct SCXMLBuilder {
 }
 
 extension SCXMLBuilder {
+    /// Whether `key` is the `expr` of a `<log>` that is a string literal (`expr="'pass'"`), which
+    /// the null data model logs as it is: a literal reads no data (W3C test 436 logs one).
+    static func isNullLogLiteral(_ e: XMLElementNode, _ key: String) -> Bool {
+        guard e.name == "log", key == "expr", let value = e.attributes[key] else { return false }
+        return SCXMLExecutableContent.stringLiteral(value) != nil
+    }
+
     /// Whether a token of a transition's `event` is an SCXML event descriptor: `*`, or a name
     /// whose dot-separated parts are not empty and contain no `*`, optionally followed by `.*` or
     /// `.`. Anything else (`.`, `a..b`, `foo*`) would match no event the author could mean, and

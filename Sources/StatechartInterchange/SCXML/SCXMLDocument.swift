@@ -16,6 +16,8 @@ public struct SCXMLContext: Hashable, Sendable {
     /// The `<donedata>` of the final state last entered in each compound state, by the compound
     /// state's id: the data of its `done.state.<id>` event.
     var doneData: [String: DataValue] = [:]
+    /// How this session is connected to the others of its ``SCXMLSession`` (rule R86).
+    var links = SCXMLSessionLinks()
 
     /// Creates the context; the chart fills it when it starts.
     public init() {}

@@ -49,10 +49,20 @@ enum SCXMLExecutableContent {
             }
             return .cancel(id: id)
         case "log":
-            return .log(label: e.attributes["label"] ?? "", message: nil)
+            return .log(label: e.attributes["label"] ?? "", message: e.attributes["expr"].flatMap(stringLiteral))
         default:
             preconditionFailure("not executable content: \(e.name)")
         }
+    }
+
+    /// The text of a string literal written `'text'` or `"text"` without quotes or backslashes
+    /// inside, or `nil` for anything else.
+    static func stringLiteral(_ text: String) -> String? {
+        let t = text.trimmingWhitespace()
+        guard t.count >= 2, let q = t.first, q == "'" || q == "\"", t.last == q else { return nil }
+        let inner = t.dropFirst().dropLast()
+        guard !inner.contains(q), !inner.contains("\\") else { return nil }
+        return String(inner)
     }
 
     /// The `event` attribute: one event name, without white space or wildcards.

@@ -142,9 +142,11 @@ private struct Writer<Event: Hashable & Sendable, Context> {
             initialElement = initial
             attributes.removeAll { $0.0 == "initial" }
         }
+        // An SCXML <invoke> keeps its markup (rule R86); Swift work has no SCXML form.
+        let invokes = chart.invocations(of: s).compactMap { ($0.definition as? SCXMLInvokeDefinition)?.markup }
         let hasContent =
             !entry.isEmpty || !exit.isEmpty || initialElement != nil || historyDefault != nil || !transitions.isEmpty
-            || !chart.children(of: s).isEmpty
+            || !chart.children(of: s).isEmpty || !invokes.isEmpty
         scope = scope(outside: s)
         guard let inner = startElement(name, attributes, path: .state(id), depth: depth, hasContent: hasContent)
         else { return nil }
@@ -176,6 +178,7 @@ private struct Writer<Event: Hashable & Sendable, Context> {
         for (i, t) in transitions.enumerated() {
             writeTransition(t, pseudo: false, path: .transition(state: id, index: i), depth: depth + 1)
         }
+        for markup in invokes { raw(markup, depth: depth + 1) }
         return name
     }
 

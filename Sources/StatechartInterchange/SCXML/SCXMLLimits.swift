@@ -102,6 +102,8 @@ public struct SCXMLLoadOptions: Hashable, Sendable {
     /// The folder that `<script src>` and `<data src>` are read relative to (rule R84). Loading from
     /// a file sets it to the file's folder when it is `nil`; without it, a `src` is refused.
     public var baseURL: URL?
+    /// How many inline `<invoke>` documents enclose the one being loaded.
+    var invokeNesting = 0
 
     /// Creates options.
     ///

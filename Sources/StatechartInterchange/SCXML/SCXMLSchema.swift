@@ -9,8 +9,8 @@ enum SCXMLSchema {
     /// The children each supported element may have.
     static let allowedChildren: [String: Set<String>] = [
         "scxml": ["state", "parallel", "final", "datamodel", "script"],
-        "state": ["onentry", "onexit", "transition", "initial", "state", "parallel", "final", "history", "datamodel"],
-        "parallel": ["onentry", "onexit", "transition", "state", "parallel", "history", "datamodel"],
+        "state": ["onentry", "onexit", "transition", "initial", "state", "parallel", "final", "history", "datamodel", "invoke"],
+        "parallel": ["onentry", "onexit", "transition", "state", "parallel", "history", "datamodel", "invoke"],
         "final": ["onentry", "onexit", "donedata"],
         "history": ["transition"],
         "initial": ["transition"],
@@ -32,6 +32,8 @@ enum SCXMLSchema {
         "param": [],
         "content": [],
         "donedata": ["param", "content"],
+        "invoke": ["param", "content", "finalize"],
+        "finalize": executableContent,
     ]
 
     /// The executable content this loader runs.
@@ -42,6 +44,10 @@ enum SCXMLSchema {
 
     /// Elements whose text is kept (a script, a value written inline).
     static let textElements: Set<String> = ["script", "data", "assign", "content"]
+
+    /// Elements whose child elements are a value, kept as markup (``XMLElementNode/markup``): an
+    /// XML value, or the SCXML document an `<invoke>` starts.
+    static let markupElements: Set<String> = ["data", "assign", "content"]
 
     /// The attributes each supported element may have.
     static let allowedAttributes: [String: Set<String>] = [
@@ -69,6 +75,8 @@ enum SCXMLSchema {
         "param": ["name", "expr", "location"],
         "content": ["expr"],
         "donedata": [],
+        "invoke": ["type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist", "autoforward"],
+        "finalize": [],
     ]
 
     /// Attributes whose value is an expression (or a data model location) of a data model other
@@ -78,11 +86,9 @@ enum SCXMLSchema {
         "srcexpr", "location", "array", "item", "index",
     ]
 
-    /// SCXML elements this loader refuses whatever the data model, with the reason.
-    static let unsupportedElements: [String: String] = [
-        "invoke": "invoking external services is not supported",
-        "finalize": "invoking external services is not supported",
-    ]
+    /// SCXML elements this loader refuses whatever the data model, with the reason (none today:
+    /// every SCXML 1.0 element is read).
+    static let unsupportedElements: [String: String] = [:]
 
     /// Elements that need a data model: refused under the null one, with the reason.
     static let nullDataModelRefusals: [String: String] = [

@@ -21,6 +21,10 @@ struct XMLElementNode: Sendable {
     /// The text inside an element that takes text (``SCXMLSchema/textElements``: `<script>`,
     /// `<data>`, `<assign>`, `<content>`), as written; empty for the others, which refuse text.
     var text = ""
+    /// The elements written inside an element that holds markup (``SCXMLSchema/markupElements``:
+    /// `<content>`, `<assign>`, `<data>`), as XML text with their namespaces declared: an SCXML
+    /// document to invoke, or an XML value. Never part of ``XMLTree/elements``.
+    var markup = ""
 }
 
 /// A document as a flat array of elements in document order (pre-order: a parent precedes its
@@ -368,6 +372,11 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
     var rootSeen = false
     var scxmlNamespace = SCXMLNamespace.uri
     var prefixes: [String: [String]] = [:]
+    /// Namespace declarations of the element about to start (written into captured markup).
+    var pendingMappings: [(prefix: String, uri: String)] = []
+    /// Inside an element that holds markup: how deep, and which element holds it.
+    var markupDepth = 0
+    var markupHolder = -1
     var error: SCXMLError?
     var cursor = LineIndex.Cursor()
     let limits: SCXMLLimits
@@ -412,6 +421,7 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
         prefixes[prefix, default: []].append(namespaceURI)
+        pendingMappings.append((prefix, namespaceURI))
     }
 
     func parser(_ parser: XMLParser, didEndMappingPrefix prefix: String) {
@@ -423,6 +433,8 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
         qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
     ) {
         guard error == nil else { return }
+        let mappings = pendingMappings
+        pendingMappings = []
         let namespace = namespaceURI ?? ""
         // An element in the SCXML namespace is always SCXML's; one in no namespace is when the
         // root is in none (a document that never declares the namespace). Everything else is
@@ -446,6 +458,31 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
         else { return }
         if foreignDepth > 0 {
             foreignDepth += 1
+            return
+        }
+        if markupDepth > 0 || (stack.last.map { SCXMLSchema.markupElements.contains(elements[$0].name) } ?? false) {
+            // Markup inside <content>, <assign> or <data>: kept as text, whatever its namespace.
+            if markupDepth == 0 { markupHolder = stack[stack.count - 1] }
+            var declarations = mappings
+            if markupDepth == 0 {
+                // The captured root declares the namespaces in scope, so it reads on its own.
+                let prefix = (qName ?? elementName).split(separator: ":", maxSplits: 1).dropLast().first.map(String.init) ?? ""
+                if !declarations.contains(where: { $0.prefix == prefix }), !namespace.isEmpty {
+                    declarations.append((prefix, namespace))
+                }
+                for (p, uris) in prefixes.sorted(by: { $0.key < $1.key }) where !p.isEmpty && p != "xml" {
+                    if let uri = uris.last, !declarations.contains(where: { $0.prefix == p }) { declarations.append((p, uri)) }
+                }
+            }
+            markupDepth += 1
+            var tag = "<" + (qName ?? elementName)
+            for d in declarations {
+                tag += (d.prefix.isEmpty ? " xmlns" : " xmlns:" + d.prefix) + "=\"" + SCXMLMarkup.escape(d.uri, quote: true) + "\""
+            }
+            for key in attributeDict.keys.sorted() {
+                tag += " \(key)=\"" + SCXMLMarkup.escape(attributeDict[key] ?? "", quote: true) + "\""
+            }
+            elements[markupHolder].markup += tag + ">"
             return
         }
         let location = tagLocation()
@@ -488,6 +525,11 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
             foreignDepth -= 1
             return
         }
+        if markupDepth > 0 {
+            markupDepth -= 1
+            elements[markupHolder].markup += "</" + (qName ?? elementName) + ">"
+            return
+        }
         guard let open = stack.popLast(), elements[open].name == elementName else {
             return fail(parser, .malformedXML("unexpected closing tag </\(elementName)>", line: parser.lineNumber))
         }
@@ -504,6 +546,10 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
 
     private func checkText(_ parser: XMLParser, _ text: String) {
         guard error == nil, foreignDepth == 0 else { return }
+        if markupDepth > 0 {
+            elements[markupHolder].markup += SCXMLMarkup.escape(text, quote: false)
+            return
+        }
         if let open = stack.last, SCXMLSchema.textElements.contains(elements[open].name) {
             elements[open].text += text
             return

@@ -74,6 +74,13 @@ public enum ScenarioRunner {
         event makeEvent: (Scenario.Event) -> E
     ) -> ScenarioResult {
         var instance = ChartInstance(chart: chart, context: context)
+        return drive(scenario, &instance, name: name, event: makeEvent)
+    }
+
+    /// Runs a scenario on a machine: the checks of the start and of every step.
+    private static func drive<M: ScenarioMachine>(
+        _ scenario: Scenario, _ instance: inout M, name: String, event makeEvent: (Scenario.Event) -> M.Event
+    ) -> ScenarioResult {
         var results: [ScenarioStepResult] = []
         var error: String?
         do { try instance.start() } catch let e { error = e.description }
@@ -85,7 +92,7 @@ public enum ScenarioRunner {
             error = nil
             do {
                 if let after = step.after, after > 0 { try instance.advance(by: .milliseconds(after)) }
-                if let event = step.event, instance.isRunning { try instance.send(makeEvent(event)) }
+                if let event = step.event, instance.isRunning { _ = try instance.send(makeEvent(event)) }
             } catch let e {
                 error = e.description
             }
@@ -98,9 +105,10 @@ public enum ScenarioRunner {
         return ScenarioResult(name: name, loadError: nil, steps: results)
     }
 
-    /// Runs a scenario on a chart loaded from SCXML.
+    /// Runs a scenario on a chart loaded from SCXML, with the sessions its `<invoke>`s start (rule R86).
     public static func run(_ scenario: Scenario, on chart: SCXMLChart, name: String = "scenario") -> ScenarioResult {
-        run(scenario, on: chart, context: SCXMLContext(), name: name) { SCXMLEvent($0.name, data: $0.data ?? .undefined) }
+        var session = SCXMLSession(chart: chart)
+        return drive(scenario, &session, name: name) { SCXMLEvent($0.name, data: $0.data ?? .undefined) }
     }
 
     /// Loads an SCXML file and its scenario and runs it; a load failure is a failed result.
@@ -119,6 +127,22 @@ public enum ScenarioRunner {
     }
 
     private static func normalized(_ ids: [String]) -> [String] { Array(Set(ids)).sorted() }
+}
+
+/// What a scenario drives: a chart instance, or an SCXML session with its invocations.
+protocol ScenarioMachine {
+    associatedtype Event
+    var activeAtomicIDs: [String] { get }
+    var isRunning: Bool { get }
+    mutating func start() throws(MachineError)
+    mutating func advance(by duration: Duration) throws(MachineError)
+    mutating func send(_ event: Event) throws(MachineError) -> Bool
+}
+
+extension ChartInstance: ScenarioMachine {}
+
+extension SCXMLSession: ScenarioMachine {
+    var activeAtomicIDs: [String] { root.activeAtomicIDs }
 }
 
 extension Double {

@@ -44,7 +44,7 @@ struct SCXMLDataBuilder {
             guard let id = try AttributeReader(element: e).token("id") else {
                 throw .missingAttribute("id", element: e.name, line: line)
             }
-            let text = e.text.trimmingWhitespace()
+            let text = e.markup.isEmpty ? e.text.trimmingWhitespace() : e.markup
             let value: SCXMLAssignedValue
             switch (e.attributes["expr"], e.attributes["src"], text.isEmpty) {
             case (let expr?, nil, true): value = .expression(ScriptExpression(expr))
@@ -54,7 +54,7 @@ struct SCXMLDataBuilder {
                 case .success(let content): value = .inline(content.trimmingWhitespace())
                 case .failure(let reason): value = .unavailable("'\(src)' \(reason)")
                 }
-            case (nil, nil, false): value = .inline(text)
+            case (nil, nil, false): value = e.markup.isEmpty ? .inline(text) : .markup(text)
             case (nil, nil, true): value = .none
             default:
                 throw .invalidElement(e.name, line: line, reason: "a <data> has one of 'expr', 'src' or inline content")
@@ -73,7 +73,8 @@ struct SCXMLDataBuilder {
         let ids = allIDs
         var actions: [Action<SCXMLEvent, SCXMLContext>] = [
             .content("<!-- the system variables and every <data>, declared -->") { scope, _ in
-                let sessionID = "session-" + String(UInt64.random(in: 1...UInt64.max), radix: 36)
+                // An invoked session gets its id from the session that starts it (rule R86).
+                let sessionID = scope.context.sessionID.isEmpty ? SCXMLSession.newSessionID() : scope.context.sessionID
                 scope.context.sessionID = sessionID
                 scope.context.boundStates = []
                 try SCXMLEventBinding.declareSystemVariables(sessionID: sessionID, name: chartName, in: &scope.context.data)
@@ -113,6 +114,10 @@ struct SCXMLDataBuilder {
     private static func bind(_ item: DataItem, _ scope: inout SCXMLStepRunner.Scope, _ environment: ChartEnvironment<SCXMLEvent>) {
         let location = ScriptExpression(item.id)
         do throws(ScriptError) {
+            // A value the invoking <invoke> passed replaces the document's (SCXML 6.4, rule R86).
+            if let passed = scope.context.links.passedValues[item.id] {
+                return try scope.context.data.assign(location, passed)
+            }
             try SCXMLStepRunner.assign(item.value, to: location, &scope.context.data, environment)
         } catch {
             scope.raiseExecutionError("<data id=\"\(item.id)\">: \(error.description)")

@@ -91,8 +91,25 @@ enum SCXMLSendRunner {
         case let t? where t == origin:
             scope.send(external, after: delay, id: id)
         case let t? where t.hasPrefix("#_"):
-            // A session or invocation this machine cannot reach (no parent, no invoked child of that id).
-            scope.raise(SCXMLEvent("error.communication", kind: .platform, sendID: id))
+            // Another session of the same SCXMLSession (rule R86), or one this machine cannot reach.
+            let links = scope.context.links
+            let to: SCXMLOutboundSend.Target?
+            if t == "#_parent" {
+                to = links.parentSessionID == nil ? nil : .parent
+            } else if t.hasPrefix("#_scxml_") {
+                let session = String(t.dropFirst("#_scxml_".count))
+                to = links.sessions.contains(session) ? .session(session) : nil
+            } else {
+                // Exiting the invoking state cancels an invocation before any transition content runs.
+                let invocation = String(t.dropFirst(2))
+                to = links.invocations[invocation].map(environment.isActive) == true ? .invocation(invocation) : nil
+            }
+            guard let to else {
+                scope.raise(SCXMLEvent("error.communication", kind: .platform, sendID: id))
+                return
+            }
+            scope.context.links.outbox.append(
+                SCXMLOutboundSend(target: to, event: external, due: delay > .zero ? scope.now + delay : nil))
         case let t?:
             throw failSend("the target '\(t)' is not supported (only '#_internal', '#_scxml_<sessionid>' or none)")
         }

@@ -25,14 +25,15 @@ enum SCXMLMarkup {
                 for key in e.attributes.keys.sorted() {
                     tag += " \(key)=\"\(escape(e.attributes[key] ?? "", quote: true))\""
                 }
-                let text = e.text.trimmingWhitespace()
+                // Markup held as a value is written as it was read; it already is escaped XML.
+                let text = e.markup.isEmpty ? escape(e.text.trimmingWhitespace(), quote: false) : e.markup
                 if e.children.isEmpty && text.isEmpty {
                     lines.append(tag + "/>")
                 } else if e.children.isEmpty {
-                    lines.append(tag + ">" + escape(text, quote: false) + "</\(e.name)>")
+                    lines.append(tag + ">" + text + "</\(e.name)>")
                 } else {
                     lines.append(tag + ">")
-                    if !text.isEmpty { lines.append(indent(depth + 1) + escape(text, quote: false)) }
+                    if !text.isEmpty { lines.append(indent(depth + 1) + text) }
                     tasks.append(.close(e.name, depth: depth))
                     for c in e.children.reversed() { tasks.append(.open(c, depth: depth + 1)) }
                 }

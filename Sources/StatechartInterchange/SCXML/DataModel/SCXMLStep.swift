@@ -49,6 +49,8 @@ enum SCXMLAssignedValue: Sendable {
     /// Inline text: a value written as an expression (`[1, 2]`, `{"a": 1}`, `42`) is that value;
     /// anything else is the text itself, as a string.
     case inline(String)
+    /// Child elements: an XML value (``DataValue/xml(_:)``), such as a document to invoke.
+    case markup(String)
     /// Nothing: `undefined`.
     case none
     /// A `src` that could not be read, and why: binding it is `error.execution`.

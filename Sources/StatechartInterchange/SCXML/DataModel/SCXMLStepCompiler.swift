@@ -33,9 +33,19 @@ struct SCXMLStepCompiler {
         tree.elements[block].children.compactMap { compiled[$0] }
     }
 
-    /// Whether a block needs the step runner under the null data model (it has an `<if>`).
+    /// Whether a block needs the step runner under the null data model: it has an `<if>`, or a
+    /// `<send>` to another session.
     func needsSteps(_ block: Int) -> Bool {
-        tree.elements[block].children.contains { tree.elements[$0].name == "if" }
+        tree.elements[block].children.contains { Self.needsRunner(tree.elements[$0]) }
+    }
+
+    /// Whether an element of executable content needs the step runner under the null data model:
+    /// an `<if>`, or a `<send>` to another session (`#_parent`, `#_<invokeid>`, `#_scxml_<id>`;
+    /// rule R86), which the engine's own send action cannot reach.
+    static func needsRunner(_ e: XMLElementNode) -> Bool {
+        if e.name == "if" { return true }
+        guard e.name == "send", let target = e.attributes["target"] else { return false }
+        return target.hasPrefix("#_") && target != "#_internal"
     }
 
     private func expression(_ text: String) -> ScriptExpression { ScriptExpression(text, limits: limits) }
@@ -64,6 +74,7 @@ struct SCXMLStepCompiler {
     }
 
     private func inline(_ e: XMLElementNode) -> SCXMLAssignedValue {
+        if !e.markup.isEmpty { return .markup(e.markup) }
         let text = e.text.trimmingWhitespace()
         return text.isEmpty ? .none : .inline(text)
     }
@@ -86,7 +97,11 @@ struct SCXMLStepCompiler {
             }
             return step(.cancel(id))
         case "log":
-            return step(.log(label: e.attributes["label"] ?? "", expr: e.attributes["expr"].map(expression)))
+            let expr = e.attributes["expr"].map { text in
+                // The null data model logs a string literal as it is (its only expression is In()).
+                dataModel == .null ? expression(SCXMLExecutableContent.stringLiteral(text).map { "'\($0)'" } ?? text) : expression(text)
+            }
+            return step(.log(label: e.attributes["label"] ?? "", expr: expr))
         case "assign":
             guard let location = e.attributes["location"] else { throw .missingAttribute("location", element: e.name, line: line) }
             let value: SCXMLAssignedValue

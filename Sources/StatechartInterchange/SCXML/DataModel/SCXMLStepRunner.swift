@@ -48,6 +48,8 @@ enum SCXMLStepRunner {
         case .cancel(let id):
             let value = try string(id, step, &scope, environment)
             scope.cancel(sendID: value)
+            // A delayed send to another session waits in the outbox (rule R86).
+            scope.context.links.outbox.removeAll { $0.due != nil && $0.event.sendID == value }
         case .log(let label, let expr):
             guard let expr else {
                 scope.log(label)
@@ -111,6 +113,7 @@ enum SCXMLStepRunner {
     static func inlineValue(_ value: SCXMLAssignedValue, _ data: inout ECMAScriptDataModel, _ environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> DataValue {
         switch value {
         case .none: return .undefined
+        case .markup(let xml): return .xml(xml)
         case .unavailable(let reason): throw ScriptError(.reference, reason)
         case .expression(let e): return try data.evaluate(e, in: environment)
         case .inline(let text):
