@@ -146,6 +146,20 @@ struct SCXMLDataSnapshotTests {
         #expect(copy.context.data.isDeclared("double"))
     }
 
+    @Test("R89: a chart under the null data model snapshots through JSON too (its data model stays empty)")
+    func nullDataModelChart() throws {
+        let chart = try SCXMLDocument.load(
+            string: document(
+                #"<state id="a"><transition event="go" cond="In('a')" target="b"/></state><state id="b"/>"#))
+        var instance = ChartInstance(chart: chart, context: SCXMLContext())
+        try instance.start()
+        let json = try JSONEncoder().encode(instance.snapshot())
+        var restored = try ChartInstance(chart: chart, restoring: JSONDecoder().decode(Snapshot.self, from: json))
+        #expect(try restored.context.data.snapshot() == DataModelValues())
+        try restored.send("go")
+        #expect(restored.activeAtomicIDs == ["b"])
+    }
+
     @Test("R89: version 1 snapshots still restore; other versions are refused naming the version")
     func formatVersions() throws {
         let chart = try SCXMLDocument.load(string: shop)
