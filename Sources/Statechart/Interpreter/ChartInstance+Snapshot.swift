@@ -21,8 +21,17 @@
 /// with the decoder's own error (`DecodingError`); a decoded snapshot that does not fit the chart
 /// is refused by `restore` with ``MachineError/invalidSnapshot(_:)`` naming what does not fit.
 public struct ChartSnapshot<Event: Hashable & Sendable, Context> {
-    /// The version of the snapshot format this library writes and reads.
-    public static var currentFormatVersion: Int { 1 }
+    /// The version of the snapshot format this library writes (rule R89).
+    ///
+    /// Version 2 is the first in which a chart's data encodes: the context of a chart loaded from
+    /// SCXML (its datamodel's variables, the read-only ones marked) is `Codable`. The fields of the
+    /// snapshot itself are those of version 1, so a version 1 snapshot (of a chart whose context
+    /// was already `Codable`) still restores; see ``readableFormatVersions``.
+    public static var currentFormatVersion: Int { 2 }
+
+    /// The versions of the snapshot format this library restores: 1 and 2. Any other is refused
+    /// with ``MachineError/invalidSnapshot(_:)`` naming it.
+    public static var readableFormatVersions: ClosedRange<Int> { 1...2 }
 
     /// The version of the snapshot format (``currentFormatVersion`` when taken by this library).
     public var formatVersion: Int
@@ -311,10 +320,12 @@ extension ChartInstance {
     static func runningState(
         of snapshot: ChartSnapshot<Event, Context>, for chart: Chart<Event, Context>
     ) throws(MachineError) -> RunningState<Event, Context> {
-        guard snapshot.formatVersion == ChartSnapshot<Event, Context>.currentFormatVersion else {
+        // Version 1 differs from 2 only in which contexts could encode (R89): it reads the same.
+        let readable = ChartSnapshot<Event, Context>.readableFormatVersions
+        guard readable.contains(snapshot.formatVersion) else {
             throw .invalidSnapshot(
                 "unsupported format version \(snapshot.formatVersion) "
-                    + "(this library reads version \(ChartSnapshot<Event, Context>.currentFormatVersion))")
+                    + "(this library reads versions \(readable.lowerBound) to \(readable.upperBound))")
         }
         let fingerprint = chart.fingerprint
         guard snapshot.fingerprint == fingerprint else {

@@ -21,23 +21,24 @@ import Statechart
 public struct ECMAScriptDataModel: @unchecked Sendable {
     // Unchecked: the storage is a class, but a session is only touched through a uniquely
     // referenced storage (``session()``) or read without mutation; a shared one is copied first.
-    // Created on first use: a chart without data never pays for a session.
-    private var storage: Storage?
-    private let limits: ScriptLimits
+    // Created on first use: a chart without data never pays for a session. Internal (not
+    // private) for the snapshot code beside this file.
+    var storage: Storage?
+    /// The budgets of the session.
+    public let limits: ScriptLimits
 
     /// An empty model with these budgets.
     public init(limits: ScriptLimits = ScriptLimits()) {
         self.limits = limits
     }
 
-    /// A model holding these variables (a restored snapshot).
+    /// A model holding these variables, none of them read-only.
     public init(restoring variables: [String: DataValue], limits: ScriptLimits = ScriptLimits()) throws(ScriptError) {
-        self.init(limits: limits)
-        for name in variables.keys.sorted() { try declare(name, variables[name] ?? .undefined) }
+        try self.init(restoring: DataModelValues(variables: variables), limits: limits)
     }
 
     /// The session, copied first when another model shares it.
-    private mutating func uniqueStorage() -> Storage {
+    mutating func uniqueStorage() -> Storage {
         guard let current = storage else {
             let new = Storage(session: ScriptSession(limits: limits))
             storage = new

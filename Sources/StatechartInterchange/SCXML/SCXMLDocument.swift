@@ -3,7 +3,10 @@ import Statechart
 import StatechartECMAScript
 
 /// The extended state of a chart loaded from SCXML: its data model's values (rule R82).
-public struct SCXMLContext: Hashable, Sendable {
+///
+/// `Codable` (every field), so a snapshot of a running SCXML chart encodes (rule R89); its data
+/// reads and writes as Swift values with ``value(of:as:)`` and ``setValue(_:for:)`` (rule R90).
+public struct SCXMLContext: Hashable, Sendable, Codable {
     /// The chart's data (`datamodel="ecmascript"`): its `<data>` and the system variables. Empty,
     /// and never allocated, under the null data model.
     public var data = ECMAScriptDataModel()
