@@ -2,7 +2,7 @@ import Statechart
 
 /// What a session's context knows of the sessions around it (rule R86), kept up to date by its
 /// ``SCXMLSession``: where `<send>` may send, and what it sent that other sessions must receive.
-struct SCXMLSessionLinks: Hashable, Sendable {
+struct SCXMLSessionLinks: Hashable, Sendable, Codable {
     /// The invoking session's id, for a session started by `<invoke>` (`#_parent` reaches it).
     var parentSessionID: String?
     /// This session's invocations that run now, by id, with the state that invoked each
@@ -18,14 +18,19 @@ struct SCXMLSessionLinks: Hashable, Sendable {
     var passedValues: [String: DataValue] = [:]
     /// Counts the invocations started, for the ids of those without one (`stateid.N`).
     var invocationCounter = 0
-    /// Set by an `<invoke>`'s start action for the session to pick up; `nil` between steps.
+    /// Set by an `<invoke>`'s start action for the session to pick up; `nil` between steps, so
+    /// never part of a snapshot.
     var started: SCXMLStartedInvocation?
+
+    private enum CodingKeys: String, CodingKey {
+        case parentSessionID, invocations, sessions, outbox, passedValues, invocationCounter
+    }
 }
 
 /// An event a session sent to another one.
-struct SCXMLOutboundSend: Hashable, Sendable {
+struct SCXMLOutboundSend: Hashable, Sendable, Codable {
     /// Who receives it.
-    enum Target: Hashable, Sendable {
+    enum Target: Hashable, Sendable, Codable {
         /// The invoking session (`#_parent`).
         case parent
         /// An invocation of the sender (`#_<invokeid>`).
