@@ -10,7 +10,7 @@ struct LoaderErrorTests {
         "every element that needs a data model is refused under the null one, by name and line",
         arguments: ["datamodel", "data", "assign", "script", "foreach", "param", "content", "donedata"])
     func unsupportedElement(_ name: String) throws {
-        let xml = document("<state id=\"s\">\n  <\(name)/>\n</state>")
+        let xml = document("<state id=\"s\">\n  <\(name)/>\n</state>", rootAttributes: " datamodel=\"null\"")
         let reason = try #require(SCXMLSchema.unsupportedElements[name] ?? SCXMLSchema.nullDataModelRefusals[name])
         #expect(loadError(xml) == .unsupportedElement(name, line: 3, reason: reason))
         #expect(loadError(xml)?.description.contains("<\(name)> at line 3 is unsupported") == true)
@@ -18,7 +18,7 @@ struct LoaderErrorTests {
 
     @Test func nullDataModelConditionsInIfAreInOnly() {
         let xml = document(
-            "<state id=\"s\">\n  <onentry>\n    <if cond=\"x &gt; 1\"><raise event=\"e\"/></if>\n  </onentry>\n</state>")
+            "<state id=\"s\">\n  <onentry>\n    <if cond=\"x &gt; 1\"><raise event=\"e\"/></if>\n  </onentry>\n</state>", rootAttributes: " datamodel=\"null\"")
         #expect(loadError(xml) == .unsupportedExpression("x > 1", attribute: "cond", element: "if", line: 4))
     }
 
@@ -66,7 +66,7 @@ struct LoaderErrorTests {
             ("<log label=\"l\" expr=\"'it\\'s'\"/>", "expr", "'it\\'s'", "log"),
         ])
     func expressionAttribute(_ content: String, _ attribute: String, _ value: String, _ element: String) {
-        let xml = document("<state id=\"a\">\n  <onentry>\n    \(content)\n  </onentry>\n</state>")
+        let xml = document("<state id=\"a\">\n  <onentry>\n    \(content)\n  </onentry>\n</state>", rootAttributes: " datamodel=\"null\"")
         #expect(loadError(xml) == .unsupportedExpression(value, attribute: attribute, element: element, line: 4))
     }
 
@@ -77,7 +77,7 @@ struct LoaderErrorTests {
             "In('a') In('b')", "!", "_predicate()",
         ])
     func unsupportedCondition(_ cond: String) {
-        let xml = document("<state id=\"a\">\n  <transition cond=\"\(cond)\" target=\"a\"/>\n</state>")
+        let xml = document("<state id=\"a\">\n  <transition cond=\"\(cond)\" target=\"a\"/>\n</state>", rootAttributes: " datamodel=\"null\"")
         let expected = cond.replacingOccurrences(of: "&amp;", with: "&")
         #expect(loadError(xml) == .unsupportedExpression(expected, attribute: "cond", element: "transition", line: 3))
     }
@@ -170,7 +170,7 @@ struct LoaderErrorTests {
         let xml = document("<state id=\"a\">\n  <transition\n      event=\"t\"\n      target=\"nowhere\"/>\n</state>")
         #expect(loadError(xml)?.line == 3)
         let cond = document(
-            "<state id=\"a\">\n  <transition event=\"t\"\n      cond=\"x\"\n      target=\"a\"/>\n</state>")
+            "<state id=\"a\">\n  <transition event=\"t\"\n      cond=\"x\"\n      target=\"a\"/>\n</state>", rootAttributes: " datamodel=\"null\"")
         #expect(loadError(cond)?.line == 3)
     }
 

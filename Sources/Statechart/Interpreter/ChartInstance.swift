@@ -288,9 +288,9 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
 
     /// Records a failing action or guard: `error.execution` goes on the internal queue (rule R14).
     @usableFromInline
-    mutating func fail(_ message: String, sendID: String? = nil) {
+    mutating func fail(_ message: String, sendID: String? = nil, data: DataValue = .undefined) {
         failures.append(message)
-        internalQueue.append(.error(ExecutionErrorEvent(message: message, sendID: sendID)))
+        internalQueue.append(.error(ExecutionErrorEvent(message: message, sendID: sendID, data: data)))
         if isTracing { trace.append(.error(message)) }
     }
 }

@@ -245,7 +245,9 @@ extension ChartInstance {
         } catch {
             applyEffects()
             let owner = state == 0 ? chart.name : chart.ids[Int(state)]
-            fail("action \(named ? "'\(label())' " : "")of '\(owner)' threw \(error)", sendID: (error as? any SendFailure)?.sendID)
+            fail(
+                "action \(named ? "'\(label())' " : "")of '\(owner)' threw \(error)", sendID: (error as? any SendFailure)?.sendID,
+                data: (error as? any DescribedFailure)?.errorData ?? .undefined)
             return false
         }
     }

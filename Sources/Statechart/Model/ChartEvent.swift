@@ -25,12 +25,16 @@ public struct ExecutionErrorEvent: Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// The id of the send that failed, when the error comes from one (SCXML's `_event.sendid`).
     public var sendID: String?
+    /// What the failing content said about itself (``DescribedFailure``); `undefined` otherwise.
+    /// SCXML charts read it as `_event.data`: the element, line, column and reason.
+    public var data: DataValue
 
     /// Creates an execution error event.
-    public init(name: String = "error.execution", message: String, sendID: String? = nil) {
+    public init(name: String = "error.execution", message: String, sendID: String? = nil, data: DataValue = .undefined) {
         self.name = name
         self.message = message
         self.sendID = sendID
+        self.data = data
     }
 
     /// The event name followed by the message.
@@ -60,4 +64,12 @@ public struct ChartStateID: Hashable, Sendable, Comparable, Codable, CustomStrin
 public protocol SendFailure: Error {
     /// The id of the send that failed.
     var sendID: String? { get }
+}
+
+/// An error an action throws that describes itself as data: the `error.execution` event raised
+/// for it carries that data (SCXML charts read it as `_event.data`, with the element, the line,
+/// the column and the reason, as SCION's charts expect).
+public protocol DescribedFailure: Error {
+    /// The data of the error event.
+    var errorData: DataValue { get }
 }

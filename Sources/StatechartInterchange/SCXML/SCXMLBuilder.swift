@@ -187,7 +187,11 @@ struct SCXMLBuilder {
                 throw attributes.invalid("binding", v, "expected 'early' or 'late'")
             }
             switch e.attributes["datamodel"] {
-            case nil, "null"?: dataModel = .null
+            case nil:
+                // SCXML leaves the default to the platform (rule R82): ECMAScript for a document that
+                // uses data or expressions, as SCION's and uSCXML's charts expect, else the null one.
+                dataModel = Self.usesData(tree) ? .ecmascript : .null
+            case "null"?: dataModel = .null
             case "ecmascript"?: dataModel = .ecmascript
             case let v?: throw attributes.invalid("datamodel", v, "supported data models: 'null' and 'ecmascript'")
             }
@@ -317,6 +321,20 @@ extension SCXMLBuilder {
     static func isNullLogLiteral(_ e: XMLElementNode, _ key: String) -> Bool {
         guard e.name == "log", key == "expr", let value = e.attributes[key] else { return false }
         return SCXMLExecutableContent.stringLiteral(value) != nil
+    }
+
+    /// Whether a document without a `datamodel` attribute needs a data model: it has an element
+    /// or an expression attribute the null data model refuses, or a `cond` other than `In()` logic.
+    static func usesData(_ tree: XMLTree) -> Bool {
+        tree.elements.dropFirst().contains { e in
+            if SCXMLSchema.nullDataModelRefusals[e.name] != nil {
+                return !(e.name == "content" && tree.elements[e.parent].name == "invoke" && e.attributes["expr"] == nil)
+            }
+            if e.attributes.keys.contains(where: { SCXMLSchema.expressionAttributes.contains($0) && !isNullLogLiteral(e, $0) }) {
+                return true
+            }
+            return e.attributes["cond"].map { SCXMLCondition.parse($0) == nil } ?? false
+        }
     }
 
     /// Whether a token of a transition's `event` is an SCXML event descriptor: `*`, or a name

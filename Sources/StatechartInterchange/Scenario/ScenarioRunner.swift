@@ -13,8 +13,11 @@ public struct ScenarioStepResult: Hashable, Sendable {
     public var expected: [String]
     /// The active atomic state ids after the step, sorted.
     public var actual: [String]
-    /// A machine error reported during the step, if any.
+    /// A machine error reported during the step, if any: the step fails.
     public var error: String?
+    /// The `error.execution` events the step raised (rule R82). They are part of an SCXML chart's
+    /// run — the chart handles them like any event — so they do not fail the step.
+    public var executionErrors: [String] = []
 
     /// Whether the configuration matched (as sets) and no error was reported.
     public var passed: Bool { error == nil && expected == actual }
@@ -83,24 +86,36 @@ public enum ScenarioRunner {
     ) -> ScenarioResult {
         var results: [ScenarioStepResult] = []
         var error: String?
-        do { try instance.start() } catch let e { error = e.description }
+        var executionErrors: [String] = []
+        /// Runs one input; execution errors are noted, and do not stop the step (the run went on).
+        func attempt(_ body: () throws(MachineError) -> Void) {
+            do throws(MachineError) {
+                try body()
+            } catch .executionFailed(let messages) {
+                executionErrors += messages
+            } catch let e {
+                if error == nil { error = e.description }
+            }
+        }
+        attempt { () throws(MachineError) in try instance.start() }
         results.append(
             ScenarioStepResult(
                 index: 0, event: nil, after: nil, expected: normalized(scenario.initialConfiguration),
-                actual: normalized(instance.activeAtomicIDs), error: error))
+                actual: normalized(instance.activeAtomicIDs), error: error, executionErrors: executionErrors))
         for (k, step) in scenario.events.enumerated() {
             error = nil
-            do {
-                if let after = step.after, after > 0 { try instance.advance(by: .milliseconds(after)) }
-                if let event = step.event, instance.isRunning { _ = try instance.send(makeEvent(event)) }
-            } catch let e {
-                error = e.description
+            executionErrors = []
+            if let after = step.after, after > 0 {
+                attempt { () throws(MachineError) in try instance.advance(by: .milliseconds(after)) }
+            }
+            if let event = step.event, instance.isRunning, error == nil {
+                attempt { () throws(MachineError) in _ = try instance.send(makeEvent(event)) }
             }
             results.append(
                 ScenarioStepResult(
                     index: k + 1, event: step.event?.name, after: step.after,
                     expected: normalized(step.nextConfiguration), actual: normalized(instance.activeAtomicIDs),
-                    error: error))
+                    error: error, executionErrors: executionErrors))
         }
         return ScenarioResult(name: name, loadError: nil, steps: results)
     }

@@ -13,7 +13,7 @@ enum SCXMLEventBinding {
         case .done:
             let id = String(name.dropFirst("done.state.".count))
             value = SCXMLEvent(name, data: context.doneData[id] ?? .undefined, kind: .platform).scriptValue
-        case .error(let e): value = SCXMLEvent(name, kind: .platform, sendID: e.sendID).scriptValue
+        case .error(let e): value = SCXMLEvent(name, data: e.data, kind: .platform, sendID: e.sendID).scriptValue
         case .timer: value = SCXMLEvent(name, kind: .platform).scriptValue
         }
         try context.data.bindEvent(value)

@@ -79,7 +79,7 @@ struct SCXMLParam: Sendable {
 
 /// A failure of executable content: raised as `error.execution`, and the rest of the block is
 /// skipped (SCXML 5.10, rule R14).
-struct SCXMLExecutionError: SendFailure, CustomStringConvertible {
+struct SCXMLExecutionError: SendFailure, DescribedFailure, CustomStringConvertible {
     var message: String
     var element: String
     var line: Int
@@ -87,4 +87,10 @@ struct SCXMLExecutionError: SendFailure, CustomStringConvertible {
     var sendID: String?
 
     var description: String { "<\(element)> at line \(line): \(message)" }
+
+    /// `_event.data` of the error event: `{tagname, line, column, reason}` (the column is 0: lines
+    /// are what the loader keeps for executable content).
+    var errorData: DataValue {
+        ["tagname": .string(element), "line": .number(Double(line)), "column": 0, "reason": .string(message)]
+    }
 }
