@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Statechart
 import Testing
 
@@ -392,4 +393,68 @@ struct InvokeTests {
         #expect(exported.contains("<finalize>"))
         #expect(try Self.run(exported).root.activeAtomicIDs == ["pass"])
     }
+}
+
+/// The asynchronous runtime of SCXML sessions (rule R86).
+@Suite("AsyncSCXMLSession")
+struct AsyncSCXMLSessionTests {
+    static let chart = InvokeTests.chart(
+        """
+          <state id="s0">
+            <invoke id="worker">
+              <content>
+                <scxml initial="busy" version="1.0" datamodel="ecmascript">
+                  <state id="busy">
+                    <onentry><log label="child" expr="'working'"/><send target="#_parent" event="progress" delay="2s"/></onentry>
+                    <transition event="stop" target="end"><log expr="'stopping'"/></transition>
+                  </state>
+                  <final id="end"/>
+                </scxml>
+              </content>
+            </invoke>
+            <state id="a"><transition event="progress" target="b"/></state>
+            <state id="b"><transition event="finish"><send target="#_worker" event="stop"/></transition></state>
+            <transition event="done.invoke.worker" target="pass"/>
+          </state>
+        """)
+
+    @Test("R86: a ManualClock drives every session's delayed sends; events reach invoked sessions; logs are observed")
+    func manualClock() async throws {
+        let clock = ManualClock()
+        let lines = LogLines()
+        let session = try await AsyncSCXMLSession(chart: try SCXMLDocument.load(string: Self.chart), clock: clock)
+        await session.onLog { lines.append($0) }
+        #expect(await session.activeStateIDs == ["a"])
+        #expect(await session.invocationIDs == ["worker"])
+        await clock.advance(by: .milliseconds(1_999))
+        #expect(await session.activeStateIDs == ["a"])
+        await clock.advance(by: .milliseconds(1))
+        #expect(await session.activeStateIDs == ["b"])
+        try await session.send("finish")
+        #expect(await session.activeStateIDs == ["pass"])
+        #expect(await session.invocationIDs.isEmpty)
+        #expect(await session.inspect { $0.now } == .seconds(2))
+        // The child logged "working" when it started, before the handler was set.
+        #expect(lines.all == ["[worker] stopping"])
+        #expect(await session.backgroundFailures.isEmpty)
+    }
+
+    @Test("R86: on a real clock the timer wakes the session at the child's due time")
+    func continuousClock() async throws {
+        let fast = Self.chart.replacingOccurrences(of: "delay=\"2s\"", with: "delay=\"20ms\"")
+        let session = try await AsyncSCXMLSession(chart: try SCXMLDocument.load(string: fast), clock: ContinuousClock())
+        var waited = 0
+        while await session.activeStateIDs != ["b"] && waited < 500 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(await session.activeStateIDs == ["b"])
+    }
+}
+
+/// Collects log lines from a `@Sendable` handler.
+final class LogLines: Sendable {
+    private let storage = Mutex<[String]>([])
+    func append(_ line: String) { storage.withLock { $0.append(line) } }
+    var all: [String] { storage.withLock { $0 } }
 }

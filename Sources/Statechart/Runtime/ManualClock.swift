@@ -89,7 +89,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Registers a callback run on every `advance`; returns a token for ``removeObserver(_:)``.
-    func addObserver(_ tick: @escaping @Sendable () async -> Void) -> UInt64 {
+    package func addObserver(_ tick: @escaping @Sendable () async -> Void) -> UInt64 {
         state.withLock { s in
             s.nextID += 1
             s.observers.append((s.nextID, tick))
@@ -98,19 +98,19 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Removes a callback registered with ``addObserver(_:)``.
-    func removeObserver(_ id: UInt64) {
+    package func removeObserver(_ id: UInt64) {
         state.withLock { s in s.observers.removeAll { $0.id == id } }
     }
 }
 
 /// A clock of any kind seen as "time elapsed since the machine started", so the runtime can
 /// drive the interpreter's virtual time from it.
-struct ClockDriver: Sendable {
-    let elapsed: @Sendable () -> Duration
-    let sleepUntilElapsed: @Sendable (Duration) async throws -> Void
-    let manual: ManualClock?
+package struct ClockDriver: Sendable {
+    package let elapsed: @Sendable () -> Duration
+    package let sleepUntilElapsed: @Sendable (Duration) async throws -> Void
+    package let manual: ManualClock?
 
-    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+    package init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let start = clock.now
         elapsed = { start.duration(to: clock.now) }
         sleepUntilElapsed = { d in try await clock.sleep(until: start.advanced(by: d), tolerance: nil) }

@@ -173,6 +173,9 @@ extension SCXMLSession {
         for s in doomed.reversed() {
             guard let i = index(of: s) else { continue }
             if cancelled || s != serial { nodes[i].instance.stop() }
+            if isTracing, !nodes[i].instance.trace.isEmpty {
+                endedTraces.append((nodes[i].invokeID ?? "", nodes[i].instance.trace))
+            }
             if let parent = nodes[i].parent.flatMap(index(of:)), let id = nodes[i].invokeID {
                 nodes[parent].instance.context.links.invocations[id] = nil
             }

@@ -50,6 +50,8 @@ public struct SCXMLSession {
     var firstError: MachineError?
     /// Whether the caller asked for traces (sessions forwarding events trace anyway, and forget it).
     private var tracesRequested = false
+    /// The traces of sessions that ended since the last ``takeInvocationTraces()``.
+    var endedTraces: [(invokeID: String, steps: [TraceStep])] = []
 
     /// The shared virtual clock: how far ``advance(by:)`` has moved it since the start.
     public private(set) var now: Duration = .zero
@@ -102,7 +104,8 @@ public struct SCXMLSession {
 
     /// Takes the traces of the invoked sessions since the last call, by invocation id.
     public mutating func takeInvocationTraces() -> [(invokeID: String, steps: [TraceStep])] {
-        var traces: [(String, [TraceStep])] = []
+        var traces = endedTraces
+        endedTraces = []
         for i in nodes.indices.dropFirst() where !nodes[i].instance.trace.isEmpty {
             traces.append((nodes[i].invokeID ?? "", nodes[i].instance.trace))
             nodes[i].instance.trace.removeAll()
