@@ -41,7 +41,10 @@ public typealias SCXMLChart = Chart<SCXMLEvent, SCXMLContext>
 /// `<donedata>` and every expression attribute work as Docs/DataModel.md says (rule R82).
 /// States without an `id` get `_<element><n>`, `n` counting state elements in document order.
 ///
-/// `<invoke>` is refused with an ``SCXMLError`` naming the element and its line, and so is
+/// `<invoke>` and `<finalize>` are read too: a chart that invokes runs in an ``SCXMLSession`` (or
+/// an ``AsyncSCXMLSession``), which starts the invoked documents as child sessions (rule R86). A
+/// document without a `datamodel` attribute runs under the ECMAScript data model when it uses data.
+/// Refused, with an ``SCXMLError`` naming the element and its line:
 /// malformed XML, a `<!DOCTYPE>` (no entity is ever declared or resolved), and a chart that does
 /// not compile (an unknown target…).
 /// Elements and attributes of other namespaces (editor annotations) are ignored by `load`;
