@@ -23,6 +23,8 @@ struct SCXMLInvokeDefinition: Sendable {
 
     /// The id of the invoking state.
     var stateID: String
+    /// The element's position in its document: what a snapshot names it by.
+    var element: Int
     var line: Int
     var type: SCXMLValue?
     var source: Source
@@ -58,6 +60,8 @@ struct SCXMLStartedInvocation: Hashable, Sendable {
     var invokeID: String
     var chart: SCXMLChart
     var values: [String: DataValue]
+    /// Where the chart came from, so that a restored session can load it again.
+    var source: SCXMLSessionSnapshot.Source
 
     static func == (a: Self, b: Self) -> Bool {
         a.invokeID == b.invokeID && a.chart === b.chart && a.values == b.values
@@ -101,7 +105,7 @@ extension SCXMLInvokeDefinition {
         default: throw .invalidElement(e.name, line: line, reason: "an <invoke> has a 'src' or 'srcexpr', or a <content>, not both")
         }
         var definition = SCXMLInvokeDefinition(
-            stateID: stateID, line: line, type: type, source: source, options: options, markup: markup)
+            stateID: stateID, element: index, line: line, type: type, source: source, options: options, markup: markup)
         switch (e.attributes["id"], e.attributes["idlocation"]) {
         case (let id?, nil):
             guard !id.isEmpty, !id.contains(where: \.isWhitespace) else { throw attributes.invalid("id", id, "expected one name, without spaces") }
@@ -187,12 +191,16 @@ extension SCXMLInvokeDefinition {
                 }
             }
             let chart: SCXMLChart
+            let source: SCXMLSessionSnapshot.Source
             switch definition.source {
-            case .chart(let c): chart = c
-            case .file(let src): chart = try definition.load(file: src, fail: fail)
+            case .chart(let c):
+                chart = c
+                source = .inline
+            case .file(let src):
+                (chart, source) = try definition.load(file: src, fail: fail)
             case .fileExpression(let e):
                 let src = try evaluate { data throws(ScriptError) in try data.evaluateString(e, in: environment) }
-                chart = try definition.load(file: src, fail: fail)
+                (chart, source) = try definition.load(file: src, fail: fail)
             case .content(let e):
                 let value = try evaluate { data throws(ScriptError) in try data.evaluate(e, in: environment) }
                 let markup: String
@@ -201,6 +209,7 @@ extension SCXMLInvokeDefinition {
                 default: throw fail("the <content> expression gave no SCXML document")
                 }
                 chart = try definition.load(markup: markup, fail: fail)
+                source = .markup(markup)
             }
             scope.context.links.invocationCounter += 1
             let invokeID = definition.id ?? "\(definition.stateID).\(scope.context.links.invocationCounter)"
@@ -220,30 +229,42 @@ extension SCXMLInvokeDefinition {
             for p in definition.params {
                 values[p.name] = try evaluate { data throws(ScriptError) in try data.evaluate(p.value, in: environment) }
             }
-            scope.context.links.started = SCXMLStartedInvocation(invokeID: invokeID, chart: chart, values: values)
+            scope.context.links.started = SCXMLStartedInvocation(invokeID: invokeID, chart: chart, values: values, source: source)
         }
     }
 
-    private func load(file src: String, fail: (String) -> SCXMLExecutionError) throws(SCXMLExecutionError) -> SCXMLChart {
+    private func load(file src: String, fail: (String) -> SCXMLExecutionError) throws(SCXMLExecutionError)
+        -> (SCXMLChart, SCXMLSessionSnapshot.Source)
+    {
         let sources = SCXMLExternalSources(baseURL: options.baseURL, limit: options.limits.maximumFileSize)
         switch sources.url(for: src) {
         case .failure(let reason): throw fail("the document '\(src)' \(reason)")
         case .success(let url):
-            var nested = options
-            nested.baseURL = nil
-            do {
-                return try SCXMLDocument.load(contentsOf: url, options: nested)
+            do throws(SCXMLError) {
+                return (try load(file: url), .file(url.path))
             } catch {
                 throw fail("the document '\(src)' does not load: \(error.description)")
             }
         }
     }
 
+    /// Loads an invoked document from a file, its own `src`s relative to its folder.
+    func load(file url: URL) throws(SCXMLError) -> SCXMLChart {
+        var nested = options
+        nested.baseURL = nil
+        return try SCXMLDocument.load(contentsOf: url, options: nested)
+    }
+
     private func load(markup: String, fail: (String) -> SCXMLExecutionError) throws(SCXMLExecutionError) -> SCXMLChart {
-        do {
-            return try SCXMLDocument.load(string: markup, name: "invoked", options: options)
+        do throws(SCXMLError) {
+            return try load(markup: markup)
         } catch {
             throw fail("the invoked document does not load: \(error.description)")
         }
+    }
+
+    /// Loads an invoked document from markup.
+    func load(markup: String) throws(SCXMLError) -> SCXMLChart {
+        try SCXMLDocument.load(string: markup, name: "invoked", options: options)
     }
 }

@@ -59,7 +59,7 @@ extension SCXMLSession {
         nodes.append(
             Node(
                 instance: child, serial: childSerial, parent: serial, invokeID: started.invokeID, token: token,
-                definition: definition, epoch: now, depth: nodes[p].depth + 1))
+                definition: definition, source: started.source, epoch: now, depth: nodes[p].depth + 1))
         refreshSessionLinks()
         attempt(childSerial) { instance throws(MachineError) in try instance.start() }
     }
@@ -185,7 +185,7 @@ extension SCXMLSession {
     }
 
     /// Tells every session which sessions exist (`#_scxml_<sessionid>` targets).
-    private mutating func refreshSessionLinks() {
+    mutating func refreshSessionLinks() {
         let ids = Set(nodes.map(\.instance.context.sessionID))
         for i in nodes.indices where nodes[i].instance.context.links.sessions != ids {
             nodes[i].instance.context.links.sessions = ids

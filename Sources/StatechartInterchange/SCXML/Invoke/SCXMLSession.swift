@@ -37,6 +37,8 @@ public struct SCXMLSession {
         /// The parent's invocation token (cancellation names it).
         var token: UInt64?
         var definition: SCXMLInvokeDefinition?
+        /// Where the child's document came from (for snapshots).
+        var source: SCXMLSessionSnapshot.Source = .inline
         /// The shared clock's time when the session started (its own clock starts at zero).
         var epoch: Duration
         var depth: Int
@@ -54,7 +56,7 @@ public struct SCXMLSession {
     var endedTraces: [(invokeID: String, steps: [TraceStep])] = []
 
     /// The shared virtual clock: how far ``advance(by:)`` has moved it since the start.
-    public private(set) var now: Duration = .zero
+    public internal(set) var now: Duration = .zero
     /// The most sessions that may run at once, the root included; an `<invoke>` beyond it raises
     /// `error.execution` in the invoking session. Default 1,000.
     public var maximumSessions = 1_000
