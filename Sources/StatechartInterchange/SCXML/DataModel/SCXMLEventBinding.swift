@@ -98,11 +98,14 @@ enum SCXMLSendRunner {
                 to = links.parentSessionID == nil ? nil : .parent
             } else if t.hasPrefix("#_scxml_") {
                 let session = String(t.dropFirst("#_scxml_".count))
-                to = links.sessions.contains(session) ? .session(session) : nil
+                to = links.sessions.contains(session) || delay > .zero ? .session(session) : nil
             } else {
                 // Exiting the invoking state cancels an invocation before any transition content runs.
+                // A delayed send is dispatched when it falls due (SCXML 6.2.4): its invocation may
+                // start meanwhile, and if none runs then, error.communication is raised then.
                 let invocation = String(t.dropFirst(2))
-                to = links.invocations[invocation].map(environment.isActive) == true ? .invocation(invocation) : nil
+                let running = links.invocations[invocation].map(environment.isActive) == true
+                to = running || delay > .zero ? .invocation(invocation) : nil
             }
             guard let to else {
                 scope.raise(SCXMLEvent("error.communication", kind: .platform, sendID: id))
