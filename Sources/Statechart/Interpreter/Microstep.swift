@@ -245,9 +245,11 @@ extension ChartInstance {
         } catch {
             applyEffects()
             let owner = state == 0 ? chart.name : chart.ids[Int(state)]
-            fail(
-                "action \(named ? "'\(label())' " : "")of '\(owner)' threw \(error)", sendID: (error as? any SendFailure)?.sendID,
-                data: (error as? any DescribedFailure)?.errorData ?? .undefined)
+            // Failed content that says which element failed is named by it, not by its block.
+            let described = error as? any DescribedFailure
+            let message = described == nil
+                ? "action \(named ? "'\(label())' " : "")of '\(owner)' threw \(error)" : "content of '\(owner)' failed: \(error)"
+            fail(message, sendID: (error as? any SendFailure)?.sendID, data: described?.errorData ?? .undefined)
             return false
         }
     }
