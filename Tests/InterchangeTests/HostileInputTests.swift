@@ -57,6 +57,28 @@ struct HostileInputTests {
         ProcessInfo.processInfo.environment["STATECHART_LARGE_TESTS"] == nil ? 100_000 : 1_000_000
     }
 
+    @Test("H13: inline invoked documents nest 32 deep at most; deeper is a limit error at the <invoke>")
+    func nestedInlineInvocations() throws {
+        func nested(_ depth: Int) -> String {
+            var xml = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\"><final id=\"f\"/></scxml>"
+            for _ in 0..<depth {
+                xml = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\"><state id=\"s\"><invoke><content>"
+                    + xml + "</content></invoke></state></scxml>"
+            }
+            return xml
+        }
+        let loaded = try SCXMLDocument.load(string: nested(32))
+        var session = SCXMLSession(chart: loaded)
+        try session.start()
+        // 32 sessions were invoked, one inside the other; the innermost ended at once (its only
+        // state is final), so 31 run.
+        #expect(session.invocations.count == 31)
+        #expect(session.root.activeAtomicIDs == ["s"])
+        #expect(throws: SCXMLError.limitExceeded(.nestingDepth, limit: 32, element: "invoke", line: 1)) {
+            _ = try SCXMLDocument.load(string: nested(33))
+        }
+    }
+
     @Test("H1: the default limits admit a generated chart of 1,000,000 states (100,000 unless STATECHART_LARGE_TESTS is set)")
     func defaultsAdmitAMillionStates() throws {
         let count = Self.largeChartStates
