@@ -50,9 +50,12 @@ struct InvokeTests {
                 <transition event="*" target="fail"/>
               </state>
             """)
-        let session = try Self.run(xml)
+        var session = try Self.run(xml)
         #expect(session.root.activeAtomicIDs == ["pass"])
         #expect(session.invocations.isEmpty)
+        // The root's data, as Swift values, through the session.
+        try session.context.setValue(["answer": 42], for: "result")
+        #expect(try session.context.value(of: "result", as: [String: Int].self) == ["answer": 42])
     }
 
     @Test("R86: params and namelist replace the child's data of the same name; others are not declared")

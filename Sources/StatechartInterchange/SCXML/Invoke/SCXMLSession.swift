@@ -80,6 +80,14 @@ public struct SCXMLSession {
     /// The root session: the chart given to ``init(chart:context:)``.
     public var root: ChartInstance<SCXMLEvent, SCXMLContext> { nodes[0].instance }
 
+    /// The root session's context: its data as Swift values (``SCXMLContext/value(of:as:)``,
+    /// ``SCXMLContext/setValue(_:for:)``). Writing runs nothing: the chart sees the new values at
+    /// its next condition or content.
+    public var context: SCXMLContext {
+        get { nodes[0].instance.context }
+        set { nodes[0].instance.context = newValue }
+    }
+
     /// Whether the root session runs (started, and not finished or stopped).
     public var isRunning: Bool { nodes[0].instance.isRunning }
 
