@@ -12,8 +12,10 @@ enum RunCommand {
         as an external event and prints the active atomic states after it. An EVENT of the form
         NAME=JSON carries data, which the chart reads as _event.data (for example
         'go={"x": 1}'). An argument of the form +DELAY (for example +500ms or +1.5s) advances the
-        virtual clock instead, firing the delayed sends that fall due. <log> lines are printed as
-        they run, and execution errors beside the step that raised them.
+        virtual clock instead, firing the delayed sends that fall due. Sessions started by
+        <invoke> run beside the chart on the same clock. <log> lines are printed as they run (an
+        invoked session's marked with its invocation id, as [id]), and execution errors beside
+        the step that raised them.
 
         Options:
           --trace           Also print what the interpreter did (exits, entries, actions, events)
