@@ -1,5 +1,6 @@
 import BenchmarkCharts
 import Statechart
+import StatechartInterchange
 
 // Sends N events to one of the benchmark charts, for `valgrind --tool=callgrind`: instruction
 // counts are exact and repeatable whatever else the machine is doing, unlike wall time.
@@ -7,7 +8,9 @@ import Statechart
 // difference per event (so building and starting the machine cancel out).
 //
 //   InstructionCounts <case> <events>     case: flat, handWritten, innermost, bubbleToTop,
-//                                         parallel, history, scale10, scale100000, async
+//                                         parallel, history, scale10, scale100000, async,
+//                                         and the SCXML data-model charts by their names:
+//                                         guardTrue, guardFalse, noGuard, assign, nullDataModel
 
 @inline(never) func keep<T>(_ value: T) { withExtendedLifetime(value) {} }
 
@@ -54,5 +57,9 @@ case "async":
     for i in 0..<count { try await machine.send(events[i & 3]) }
     keep(machine)
 default:
-    fatalError("unknown case '\(which)'")
+    guard let variant = DataModelChart(rawValue: which) else { fatalError("unknown case '\(which)'") }
+    var machine = try variant.instance()
+    let event = dataModelEvent
+    for _ in 0..<count { try machine.send(event) }
+    keep(machine)
 }
