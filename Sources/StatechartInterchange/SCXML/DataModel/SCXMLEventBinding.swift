@@ -5,18 +5,23 @@ import StatechartECMAScript
 enum SCXMLEventBinding {
     /// Binds `_event` (read-only) to the event being processed; before the first event it is
     /// `undefined`. A `done.state.<id>` event carries the `<donedata>` its final state evaluated.
+    ///
+    /// Every guard and action calls this before it evaluates, and the event seldom changed since
+    /// the last call: the SCXML event itself is the key, so `_event` is only built (an object of
+    /// seven members) when it differs from the one bound.
     static func bind(_ environment: ChartEnvironment<SCXMLEvent>, in context: inout SCXMLContext) throws(ScriptError) {
-        guard let event = environment.event, let name = environment.eventName else { return }
-        let value: DataValue
+        guard let event = environment.event else { return }
+        let key: SCXMLEvent
         switch event {
-        case .event(let e): value = e.scriptValue
+        case .event(let e): key = e
         case .done:
+            let name = environment.eventName ?? ""
             let id = String(name.dropFirst("done.state.".count))
-            value = SCXMLEvent(name, data: context.doneData[id] ?? .undefined, kind: .platform).scriptValue
-        case .error(let e): value = SCXMLEvent(name, kind: .platform, sendID: e.sendID).scriptValue
-        case .timer: value = SCXMLEvent(name, kind: .platform).scriptValue
+            key = SCXMLEvent(name, data: context.doneData[id] ?? .undefined, kind: .platform)
+        case .error(let e): key = SCXMLEvent(e.name, kind: .platform, sendID: e.sendID)
+        case .timer: key = SCXMLEvent(environment.eventName ?? "", kind: .platform)
         }
-        try context.data.bindEvent(value)
+        try context.data.bindEvent(key: key) { key.scriptValue }
     }
 
     /// The SCXML Event I/O processor's type URI.
