@@ -120,7 +120,7 @@ final class Interpreter {
     // MARK: - Names
 
     func lookup(_ name: String, in scope: Scope, line: Int) throws(ScriptError) -> ScriptValue {
-        if let s = scope.resolve(name), let b = s.binding(name) { return b.value }
+        if let v = scope.value(of: name) { return v }
         if let h = hostFunctions[name] { return h }
         if let b = builtins[name] { return b }
         throw ScriptError(.reference, "'\(name)' is not defined", line: line)
@@ -132,14 +132,14 @@ final class Interpreter {
     }
 
     func assign(_ name: String, _ value: ScriptValue, in scope: Scope, line: Int) throws(ScriptError) {
-        if let s = scope.resolve(name), let b = s.binding(name) {
-            if b.readOnly {
+        if let (s, i) = scope.locate(name) {
+            if s.binding(at: i).readOnly {
                 if systemNames.contains(name) {
                     throw ScriptError(.type, "'\(name)' is a system variable and cannot be assigned", line: line)
                 }
                 throw ScriptError(.type, "assignment to constant '\(name)'", line: line)
             }
-            s.update(name, value)
+            s.update(at: i, value)
             return
         }
         if builtins[name] != nil || hostFunctions[name] != nil {

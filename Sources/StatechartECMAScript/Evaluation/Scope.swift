@@ -46,6 +46,36 @@ final class Scope {
 
     func binding(_ name: String) -> Binding? { bindings[name] }
 
+    /// The value of `name` in the nearest scope that declares it. One hash lookup per scope on
+    /// the chain (finding the scope first, then reading its binding, hashed the name twice).
+    func value(of name: String) -> ScriptValue? {
+        var s = self
+        while true {
+            if let b = s.bindings[name] { return b.value }
+            guard let p = s.parent else { return nil }
+            s = p
+        }
+    }
+
+    /// The nearest scope that declares `name`, and where its binding is, for an assignment that
+    /// reads the binding and then writes it without hashing the name again.
+    func locate(_ name: String) -> (scope: Scope, index: Dictionary<String, Binding>.Index)? {
+        var s = self
+        while true {
+            if let i = s.bindings.index(forKey: name) { return (s, i) }
+            guard let p = s.parent else { return nil }
+            s = p
+        }
+    }
+
+    /// The binding at a position ``locate(_:)`` returned.
+    func binding(at index: Dictionary<String, Binding>.Index) -> Binding { bindings.values[index] }
+
+    /// Replaces the value at a position ``locate(_:)`` returned.
+    func update(at index: Dictionary<String, Binding>.Index, _ value: ScriptValue) {
+        bindings.values[index].value = value
+    }
+
     func declare(_ name: String, _ value: ScriptValue, readOnly: Bool = false) {
         bindings[name] = Binding(value: value, readOnly: readOnly)
     }
