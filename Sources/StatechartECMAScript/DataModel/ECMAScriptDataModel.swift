@@ -50,14 +50,16 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
 
     private mutating func session() -> ScriptSession { uniqueStorage().session }
 
-    /// Runs `body` on the session for an evaluation in `environment`. The active states are
-    /// dropped afterwards: kept, they would share the machine's configuration bits, and its next
-    /// transition would copy them.
-    private mutating func withSession<Event, T>(
-        in environment: ChartEnvironment<Event>, _ body: (ScriptSession) throws(ScriptError) -> T
+    /// Runs `body` on the session for an evaluation with these active states. Not generic over
+    /// the event: the public methods are, and are called from other modules unspecialized, so
+    /// they only read `activeStates` and come here. The active states are dropped afterwards:
+    /// kept, they would share the machine's configuration bits, and its next transition would
+    /// copy them.
+    mutating func withSession<T>(
+        _ activeStates: ActiveStateSet, _ body: (ScriptSession) throws(ScriptError) -> T
     ) throws(ScriptError) -> T {
         let s = uniqueStorage()
-        s.activeStates = environment.activeStates
+        s.activeStates = activeStates
         defer { s.activeStates = nil }
         return try body(s.session)
     }
@@ -81,29 +83,29 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
 
     /// Binds `_event` (read-only) for the evaluations that follow, unless it already holds this value.
     public mutating func bindEvent(_ event: DataValue) throws(ScriptError) {
-        try bindEvent(key: event) { event }
+        try bindEventValue(event)
     }
 
     // MARK: - Evaluation
 
     /// Evaluates an expression to plain data.
     public mutating func evaluate<Event>(_ expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> DataValue {
-        try withSession(in: environment) { (s) throws(ScriptError) in try s.evaluate(expression) }
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.evaluate(expression) }
     }
 
     /// Evaluates a condition (ECMAScript's ToBoolean of its value).
     public mutating func evaluateCondition<Event>(_ expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> Bool {
-        try withSession(in: environment) { (s) throws(ScriptError) in try s.evaluateCondition(expression) }
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.evaluateCondition(expression) }
     }
 
     /// Evaluates an expression to a string (ToString), as `<log expr>` and `eventexpr` need.
     public mutating func evaluateString<Event>(_ expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> String {
-        try withSession(in: environment) { (s) throws(ScriptError) in try s.evaluateString(expression) }
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.evaluateString(expression) }
     }
 
     /// Assigns the value of an expression to a location (`<assign location expr>`).
     public mutating func assign<Event>(_ location: ScriptExpression, from expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) {
-        try withSession(in: environment) { (s) throws(ScriptError) in try s.assign(location, from: expression) }
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.assign(location, from: expression) }
     }
 
     /// Assigns a plain value to a location (`<assign>` with inline content, `<foreach>`'s item).
@@ -113,12 +115,12 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
 
     /// Runs a script in the global scope (`<script>`).
     public mutating func run<Event>(_ program: ScriptProgram, in environment: ChartEnvironment<Event>) throws(ScriptError) {
-        try withSession(in: environment) { (s) throws(ScriptError) in try s.run(program) }
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.run(program) }
     }
 
     /// The elements of an array, as `<foreach>` iterates them (a shallow copy taken before the loop).
     public mutating func elements<Event>(of expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> [DataValue] {
-        try withSession(in: environment) { (s) throws(ScriptError) in try s.elements(of: expression) }
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.elements(of: expression) }
     }
 }
 

@@ -1,29 +1,34 @@
 import Statechart
 
 extension ECMAScriptDataModel {
-    /// Binds `_event` (read-only) to the value `makeValue` builds, unless the last binding had an
-    /// equal `key`; then `_event` already holds that value and nothing is built.
+    /// What `_event` was last bound from: the `key` of the last ``bindEvent(_:key:)``, or `nil`.
     ///
     /// A guard or an action binds `_event` before every evaluation, and in the steady state the
-    /// event has not changed since the last one. Comparing a key the host already has (SCXML's
-    /// event) costs no allocation; building the value, or comparing two built values, does.
-    /// The key must determine the value: equal keys, equal values.
-    package mutating func bindEvent<Key: Equatable>(
-        key: Key, _ makeValue: () throws(ScriptError) -> DataValue
-    ) throws(ScriptError) {
+    /// event has not changed since the last one. The host compares its own event with this key
+    /// (in its own, specialized code: no allocation, no value built) and binds only when they
+    /// differ. Reading it never copies the session: a model that shares its session with another
+    /// shares its `_event` too.
+    package var boundEventKey: AnyObject? { storage?.boundEventKey }
+
+    /// Binds `_event` (read-only) to `value` and records `key` as what it was built from. `key`
+    /// must determine `value`: two bindings with equal keys bind equal values.
+    package mutating func bindEvent(_ value: DataValue, key: AnyObject) throws(ScriptError) {
         let s = uniqueStorage()
-        // A class cast and one `==`: casting an existential to `Key` instead copied the key
-        // through its value witnesses and cost five times as much.
-        if let bound = s.boundEventKey as? BoundEventKey<Key>, bound.key == key { return }
         // Forgotten first: if declaring fails, the next binding must not be skipped.
         s.boundEventKey = nil
-        try s.session.declare("_event", try makeValue(), readOnly: true)
-        s.boundEventKey = BoundEventKey(key)
+        try s.session.declare("_event", value, readOnly: true)
+        s.boundEventKey = key
+    }
+
+    /// ``bindEvent(_:)``: the value is its own key.
+    mutating func bindEventValue(_ value: DataValue) throws(ScriptError) {
+        if let bound = boundEventKey as? BoundEventValue, bound.value == value { return }
+        try bindEvent(value, key: BoundEventValue(value))
     }
 }
 
-/// The key `_event` was last bound from (``ECMAScriptDataModel/bindEvent(key:_:)``).
-final class BoundEventKey<Key: Equatable> {
-    let key: Key
-    init(_ key: Key) { self.key = key }
+/// The key of a binding made with a plain value (``ECMAScriptDataModel/bindEvent(_:)``).
+final class BoundEventValue {
+    let value: DataValue
+    init(_ value: DataValue) { self.value = value }
 }

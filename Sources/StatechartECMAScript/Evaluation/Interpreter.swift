@@ -9,12 +9,15 @@ final class Interpreter {
     /// The host's functions (`In`), found after the scopes and before the built-ins.
     var hostFunctions: [String: ScriptValue] = [:]
 
+    // The counters below change at every expression: unchecked exclusivity, as a session runs on
+    // one thread and no access to one of them overlaps another (the dynamic checks cost more
+    // than the counting).
     /// Steps taken by the evaluation that is running.
-    var steps = 0
+    @exclusivity(unchecked) var steps = 0
     /// Evaluation depth of the evaluation that is running.
-    var depth = 0
+    @exclusivity(unchecked) var depth = 0
     /// Bytes allocated by the evaluation that is running.
-    var allocated = 0
+    @exclusivity(unchecked) var allocated = 0
     /// Bytes the session's values held when last measured.
     var liveBytes = 0
     /// The value of the `throw` being propagated (errors carry only its description).
@@ -119,10 +122,10 @@ final class Interpreter {
 
     // MARK: - Names
 
-    func lookup(_ name: String, in scope: Scope, line: Int) throws(ScriptError) -> ScriptValue {
+    func lookup(_ name: Name, in scope: Scope, line: Int) throws(ScriptError) -> ScriptValue {
         if let v = scope.value(of: name) { return v }
-        if let h = hostFunctions[name] { return h }
-        if let b = builtins[name] { return b }
+        if let h = hostFunctions[name.text] { return h }
+        if let b = builtins[name.text] { return b }
         throw ScriptError(.reference, "'\(name)' is not defined", line: line)
     }
 
@@ -132,9 +135,13 @@ final class Interpreter {
     }
 
     func assign(_ name: String, _ value: ScriptValue, in scope: Scope, line: Int) throws(ScriptError) {
+        try assign(Name(name), value, in: scope, line: line)
+    }
+
+    func assign(_ name: Name, _ value: ScriptValue, in scope: Scope, line: Int) throws(ScriptError) {
         if let (s, i) = scope.locate(name) {
             if s.binding(at: i).readOnly {
-                if systemNames.contains(name) {
+                if systemNames.contains(name.text) {
                     throw ScriptError(.type, "'\(name)' is a system variable and cannot be assigned", line: line)
                 }
                 throw ScriptError(.type, "assignment to constant '\(name)'", line: line)
@@ -142,7 +149,7 @@ final class Interpreter {
             s.update(at: i, value)
             return
         }
-        if builtins[name] != nil || hostFunctions[name] != nil {
+        if builtins[name.text] != nil || hostFunctions[name.text] != nil {
             throw ScriptError(.type, "'\(name)' is a built-in and cannot be assigned", line: line)
         }
         guard implicitGlobals else {

@@ -7,8 +7,8 @@ enum SCXMLEventBinding {
     /// `undefined`. A `done.state.<id>` event carries the `<donedata>` its final state evaluated.
     ///
     /// Every guard and action calls this before it evaluates, and the event seldom changed since
-    /// the last call: the SCXML event itself is the key, so `_event` is only built (an object of
-    /// seven members) when it differs from the one bound.
+    /// the last call: the SCXML event itself is the binding's key, so `_event` (an object of seven
+    /// members) is only built when the event differs from the one it was built from.
     static func bind(_ environment: ChartEnvironment<SCXMLEvent>, in context: inout SCXMLContext) throws(ScriptError) {
         guard let event = environment.event else { return }
         let key: SCXMLEvent
@@ -21,7 +21,14 @@ enum SCXMLEventBinding {
         case .error(let e): key = SCXMLEvent(e.name, kind: .platform, sendID: e.sendID)
         case .timer: key = SCXMLEvent(environment.eventName ?? "", kind: .platform)
         }
-        try context.data.bindEvent(key: key) { key.scriptValue }
+        if let bound = context.data.boundEventKey as? BoundEvent, bound.event == key { return }
+        try context.data.bindEvent(key.scriptValue, key: BoundEvent(event: key))
+    }
+
+    /// The event `_event` was last built from (the data model keeps it, see `bind`).
+    private final class BoundEvent {
+        let event: SCXMLEvent
+        init(event: SCXMLEvent) { self.event = event }
     }
 
     /// The SCXML Event I/O processor's type URI.
@@ -115,5 +122,37 @@ enum SCXMLSendRunner {
         }
         for p in send.params { object[p.name] = try data.evaluate(p.value, in: environment) }
         return .object(object)
+    }
+}
+
+// The data model's evaluations for SCXML's event type. Not generic, so every call in this module
+// (`cond`, `<assign>`, `<log>`, `<send>`…) picks these over the data model's generic public
+// methods, which other modules run unspecialized and which then look up the metadata of
+// `ChartEnvironment<Event>` at every call. Same behaviour; only the active states are passed.
+extension ECMAScriptDataModel {
+    mutating func evaluate(_ expression: ScriptExpression, in environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> DataValue {
+        try evaluate(expression, activeStates: environment.activeStates)
+    }
+
+    mutating func evaluateCondition(_ expression: ScriptExpression, in environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> Bool {
+        try evaluateCondition(expression, activeStates: environment.activeStates)
+    }
+
+    mutating func evaluateString(_ expression: ScriptExpression, in environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> String {
+        try evaluateString(expression, activeStates: environment.activeStates)
+    }
+
+    mutating func assign(
+        _ location: ScriptExpression, from expression: ScriptExpression, in environment: ChartEnvironment<SCXMLEvent>
+    ) throws(ScriptError) {
+        try assign(location, from: expression, activeStates: environment.activeStates)
+    }
+
+    mutating func run(_ program: ScriptProgram, in environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) {
+        try run(program, activeStates: environment.activeStates)
+    }
+
+    mutating func elements(of expression: ScriptExpression, in environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> [DataValue] {
+        try elements(of: expression, activeStates: environment.activeStates)
     }
 }
