@@ -139,10 +139,11 @@ extension ECMAScriptDataModel: Hashable {
 extension ECMAScriptDataModel {
     final class Storage {
         let session: ScriptSession
-        /// The active states of the evaluation that is running, for `In()`.
-        var activeStates: ActiveStateSet?
+        /// The active states of the evaluation that is running, for `In()`. Set and cleared at
+        /// every evaluation, on one thread: unchecked exclusivity (the checks cost more).
+        @exclusivity(unchecked) var activeStates: ActiveStateSet?
         /// What `_event` was last bound from (EventBinding.swift): an equal key skips the rebinding.
-        var boundEventKey: AnyObject?
+        @exclusivity(unchecked) var boundEventKey: AnyObject?
 
         init(session: ScriptSession) {
             self.session = session

@@ -19,17 +19,17 @@ final class Interpreter {
     /// Bytes allocated by the evaluation that is running.
     @exclusivity(unchecked) var allocated = 0
     /// Bytes the session's values held when last measured.
-    var liveBytes = 0
+    @exclusivity(unchecked) var liveBytes = 0
     /// The value of the `throw` being propagated (errors carry only its description).
-    var thrownValue: ScriptValue?
+    @exclusivity(unchecked) var thrownValue: ScriptValue?
     /// Whether assigning an undeclared name creates a global (sloppy ECMAScript) or is a
     /// `ReferenceError` (the default, as SCXML charts expect: every variable is a `<data>`).
     var implicitGlobals = false
     /// Names declared by the host that scripts cannot assign (`_sessionid`, `_event`, …).
     var systemNames: Set<String> = []
     /// The objects scripts made, for the cycle collector (CycleCollector.swift).
-    var registry: [WeakObject] = []
-    var registryThreshold = 4_096
+    @exclusivity(unchecked) var registry: [WeakObject] = []
+    @exclusivity(unchecked) var registryThreshold = 4_096
 
     init(limits: ScriptLimits) {
         self.limits = limits
@@ -56,20 +56,22 @@ final class Interpreter {
         return try body()
     }
 
+    // `line` is only needed for the error: an autoclosure, so that finding an expression's
+    // line (a switch over every kind of node) is not paid at every step.
     @inline(__always)
-    func step(_ line: Int) throws(ScriptError) {
+    func step(_ line: @autoclosure () -> Int) throws(ScriptError) {
         steps += 1
         if steps > limits.maximumSteps {
-            throw ScriptError(.stepBudget, "the evaluation took more than \(limits.maximumSteps) steps", line: line)
+            throw ScriptError(.stepBudget, "the evaluation took more than \(limits.maximumSteps) steps", line: line())
         }
     }
 
     @inline(__always)
-    func enter(_ line: Int) throws(ScriptError) {
+    func enter(_ line: @autoclosure () -> Int) throws(ScriptError) {
         depth += 1
         if depth > limits.maximumCallDepth {
             depth -= 1
-            throw ScriptError(.nesting, "evaluation nested deeper than \(limits.maximumCallDepth) levels (recursion?)", line: line)
+            throw ScriptError(.nesting, "evaluation nested deeper than \(limits.maximumCallDepth) levels (recursion?)", line: line())
         }
     }
 

@@ -10,19 +10,22 @@ enum SCXMLEventBinding {
     /// the last call: the SCXML event itself is the binding's key, so `_event` (an object of seven
     /// members) is only built when the event differs from the one it was built from.
     static func bind(_ environment: ChartEnvironment<SCXMLEvent>, in context: inout SCXMLContext) throws(ScriptError) {
-        guard let event = environment.event else { return }
-        let key: SCXMLEvent
-        switch event {
-        case .event(let e): key = e
-        case .done:
+        let event: SCXMLEvent
+        switch environment.event {
+        case nil: return
+        case .event(let e)?:
+            // The steady state: the event `_event` was built from, compared where it lies.
+            if let bound = context.data.boundEventKey as? BoundEvent, bound.event == e { return }
+            event = e
+        case .done?:
             let name = environment.eventName ?? ""
             let id = String(name.dropFirst("done.state.".count))
-            key = SCXMLEvent(name, data: context.doneData[id] ?? .undefined, kind: .platform)
-        case .error(let e): key = SCXMLEvent(e.name, kind: .platform, sendID: e.sendID)
-        case .timer: key = SCXMLEvent(environment.eventName ?? "", kind: .platform)
+            event = SCXMLEvent(name, data: context.doneData[id] ?? .undefined, kind: .platform)
+        case .error(let e)?: event = SCXMLEvent(e.name, kind: .platform, sendID: e.sendID)
+        case .timer?: event = SCXMLEvent(environment.eventName ?? "", kind: .platform)
         }
-        if let bound = context.data.boundEventKey as? BoundEvent, bound.event == key { return }
-        try context.data.bindEvent(key.scriptValue, key: BoundEvent(event: key))
+        if let bound = context.data.boundEventKey as? BoundEvent, bound.event == event { return }
+        try context.data.bindEvent(event.scriptValue, key: BoundEvent(event: event))
     }
 
     /// The event `_event` was last built from (the data model keeps it, see `bind`).
