@@ -52,16 +52,19 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
 
     /// Runs `body` on the session for an evaluation with these active states. Not generic over
     /// the event: the public methods are, and are called from other modules unspecialized, so
-    /// they only read `activeStates` and come here. The active states are dropped afterwards:
-    /// kept, they would share the machine's configuration bits, and its next transition would
-    /// copy them.
+    /// they only read `activeStates` and come here. `In()` sees the active states through a
+    /// pointer valid for the evaluation only: stored, they cost reference counts at every
+    /// evaluation, and kept, they would share the machine's configuration bits, which its next
+    /// transition would then copy.
     mutating func withSession<T>(
         _ activeStates: ActiveStateSet, _ body: (ScriptSession) throws(ScriptError) -> T
     ) throws(ScriptError) -> T {
         let s = uniqueStorage()
-        s.activeStates = activeStates
-        defer { s.activeStates = nil }
-        return try body(s.session)
+        return try withUnsafePointer(to: activeStates) { (states) throws(ScriptError) -> T in
+            s.activeStates = states
+            defer { s.activeStates = nil }
+            return try body(s.session)
+        }
     }
 
     // MARK: - Variables
@@ -139,9 +142,10 @@ extension ECMAScriptDataModel: Hashable {
 extension ECMAScriptDataModel {
     final class Storage {
         let session: ScriptSession
-        /// The active states of the evaluation that is running, for `In()`. Set and cleared at
-        /// every evaluation, on one thread: unchecked exclusivity (the checks cost more).
-        @exclusivity(unchecked) var activeStates: ActiveStateSet?
+        /// The active states of the evaluation that is running, for `In()`: set by `withSession`
+        /// for the evaluation only (the pointer is not valid after it), `nil` otherwise. Set and
+        /// cleared at every evaluation, on one thread: unchecked exclusivity (the checks cost more).
+        @exclusivity(unchecked) var activeStates: UnsafePointer<ActiveStateSet>?
         /// What `_event` was last bound from (EventBinding.swift): an equal key skips the rebinding.
         @exclusivity(unchecked) var boundEventKey: AnyObject?
 
@@ -151,13 +155,12 @@ extension ECMAScriptDataModel {
                 guard case .string(let id)? = arguments.first else {
                     throw ScriptError(.type, "In() takes the id of a state, as a string")
                 }
-                return .boolean(self.activeStates?.contains(id) ?? false)
+                return .boolean(self.activeStates?.pointee.contains(id) ?? false)
             }
         }
 
         func copy() -> Storage {
             let new = Storage(session: session.copy())
-            new.activeStates = activeStates
             new.boundEventKey = boundEventKey
             return new
         }
