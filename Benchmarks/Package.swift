@@ -30,7 +30,11 @@ let package = Package(
         // exact and repeatable, unlike wall time. Not a package-benchmark target.
         .executableTarget(
             name: "InstructionCounts",
-            dependencies: ["BenchmarkCharts", .product(name: "Statechart", package: "Statechart")],
+            dependencies: [
+                "BenchmarkCharts",
+                .product(name: "Statechart", package: "Statechart"),
+                .product(name: "StatechartInterchange", package: "Statechart"),
+            ],
             path: "Sources/InstructionCounts"
         ),
         // Time per event, build time, parsing speed (wall clock).

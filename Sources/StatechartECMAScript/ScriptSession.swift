@@ -6,32 +6,64 @@ import Statechart
 /// as `error.execution`): it is kept and thrown each time the expression is evaluated, and
 /// ``syntaxError`` lets a validator report it with its line.
 public struct ScriptExpression: Sendable {
+    /// Everything in one immutable box: an expression is captured by a chart's closures and
+    /// copied at every evaluation, and a copy is then one reference count (the text and a
+    /// `Result` holding the tree or an error took several, through outlined copies).
+    private let form: ParsedForm<Expression>
+
     /// The text as written in the chart (an export writes it back unchanged).
-    public let source: String
-    let parsed: Result<Expression, ScriptError>
+    public var source: String { form.source }
+
+    /// The tree, or the syntax error to throw.
+    var parsed: Result<Expression, ScriptError> { form.parsed }
 
     /// Parses `source` as one expression.
     public init(_ source: String, limits: ScriptLimits = ScriptLimits()) {
-        self.source = source
+        let parsed: Result<Expression, ScriptError>
         do throws(ScriptError) {
             var parser = try Parser(source: source, maximumNesting: limits.maximumNesting)
             parsed = .success(try parser.parseExpression())
         } catch {
             parsed = .failure(error)
         }
+        form = ParsedForm(source: source, parsed: parsed)
     }
 
     /// The syntax error, if the text is not an expression of the subset.
-    public var syntaxError: ScriptError? {
-        if case .failure(let e) = parsed { return e }
-        return nil
-    }
+    public var syntaxError: ScriptError? { form.error }
 
     /// Whether the expression can be assigned to (an identifier or a member access), as an
     /// SCXML `location` must be.
-    public var isLocation: Bool {
-        if case .success(let e) = parsed { return e.isLocation }
-        return false
+    public var isLocation: Bool { form.tree?.isLocation ?? false }
+
+    /// The tree, or the syntax error thrown.
+    func tree() throws(ScriptError) -> Expression {
+        if let tree = form.tree { return tree }
+        throw form.error ?? ScriptError(.syntax, "'\(source)' did not parse")
+    }
+}
+
+/// A text and what parsing it gave: the tree, or the syntax error. Immutable.
+final class ParsedForm<Tree: Sendable>: Sendable {
+    let source: String
+    let tree: Tree?
+    let error: ScriptError?
+
+    init(source: String, parsed: Result<Tree, ScriptError>) {
+        self.source = source
+        switch parsed {
+        case .success(let t):
+            tree = t
+            error = nil
+        case .failure(let e):
+            tree = nil
+            error = e
+        }
+    }
+
+    var parsed: Result<Tree, ScriptError> {
+        if let tree { return .success(tree) }
+        return .failure(error ?? ScriptError(.syntax, "'\(source)' did not parse"))
     }
 }
 
@@ -134,7 +166,7 @@ public final class ScriptSession {
 
     /// Evaluates an expression to plain data.
     public func evaluate(_ expression: ScriptExpression) throws(ScriptError) -> DataValue {
-        let e = try expression.parsed.get()
+        let e = try expression.tree()
         return try interpreter.evaluation { () throws(ScriptError) in
             try interpreter.dataValue(try interpreter.evaluate(e, interpreter.global))
         }
@@ -142,13 +174,13 @@ public final class ScriptSession {
 
     /// Evaluates a condition: ECMAScript's ToBoolean of the value.
     public func evaluateCondition(_ expression: ScriptExpression) throws(ScriptError) -> Bool {
-        let e = try expression.parsed.get()
+        let e = try expression.tree()
         return try interpreter.evaluation { () throws(ScriptError) in try interpreter.evaluate(e, interpreter.global).truthy }
     }
 
     /// Evaluates an expression to a string (ToString, as `<log>` and `eventexpr` need).
     public func evaluateString(_ expression: ScriptExpression) throws(ScriptError) -> String {
-        let e = try expression.parsed.get()
+        let e = try expression.tree()
         return try interpreter.evaluation { () throws(ScriptError) in
             try interpreter.toStringValue(try interpreter.evaluate(e, interpreter.global), line: e.line)
         }
@@ -157,7 +189,7 @@ public final class ScriptSession {
     /// Assigns a value to a location: a declared variable or a member of one (`a.b`, `a[0]`).
     /// An undeclared root is a `ReferenceError`.
     public func assign(_ location: ScriptExpression, _ value: DataValue) throws(ScriptError) {
-        let target = try location.parsed.get()
+        let target = try location.tree()
         guard target.isLocation else {
             throw ScriptError(.syntax, "'\(location.source)' is not a location (a variable or a member of one)", line: target.line)
         }
@@ -169,8 +201,8 @@ public final class ScriptSession {
     /// Assigns the value of an expression to a location, without converting it to plain data in
     /// between (objects keep their identity, functions can be assigned).
     public func assign(_ location: ScriptExpression, from expression: ScriptExpression) throws(ScriptError) {
-        let target = try location.parsed.get()
-        let e = try expression.parsed.get()
+        let target = try location.tree()
+        let e = try expression.tree()
         guard target.isLocation else {
             throw ScriptError(.syntax, "'\(location.source)' is not a location (a variable or a member of one)", line: target.line)
         }
@@ -194,7 +226,7 @@ public final class ScriptSession {
     /// The elements of an array expression, as `<foreach>` iterates them: a shallow copy taken
     /// before the loop. Anything but an array is a `TypeError`.
     public func elements(of expression: ScriptExpression) throws(ScriptError) -> [DataValue] {
-        let e = try expression.parsed.get()
+        let e = try expression.tree()
         return try interpreter.evaluation { () throws(ScriptError) in
             let v = try interpreter.evaluate(e, interpreter.global)
             guard case .object(let o) = v, o.isArray else {

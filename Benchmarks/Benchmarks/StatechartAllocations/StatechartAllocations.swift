@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkCharts
 import Statechart
+import StatechartInterchange
 
 // Heap allocations per event, measured on their own: `mallocCountTotal` is the only metric, so
 // no clock or sampler runs in the same measurement (malloc counts are inflated when wall clock is
@@ -91,6 +92,23 @@ let benchmarks: @Sendable () -> Void = {
             defer { instance = machine }
             for _ in benchmark.scaledIterations {
                 try machine.send(.next)
+            }
+        }
+    }
+
+    // MARK: SCXML data model
+
+    // The one-state SCXML chart of `DataModelChart`: a `cond`, an `<assign>`, none, the null
+    // data model. 0 per event here means that neither evaluating `count < 2` nor the assignment
+    // allocates in steady state.
+    for variant in DataModelChart.allCases {
+        var instance: ChartInstance<SCXMLEvent, SCXMLContext>? = try? variant.instance()
+        Benchmark("DataModel.\(variant.rawValue)", configuration: allocations) { benchmark in
+            var machine = takeOut(&instance)
+            defer { instance = machine }
+            let event = dataModelEvent
+            for _ in benchmark.scaledIterations {
+                try machine.send(event)
             }
         }
     }

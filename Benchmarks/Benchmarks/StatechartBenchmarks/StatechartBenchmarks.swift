@@ -91,6 +91,23 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: SCXML data model
+
+    // The one-state SCXML chart of `DataModelChart`, `go` sent 1,000 times per iteration:
+    // `guardTrue` less `noGuard` is what evaluating `cond="count < 2"` costs, `assign` against
+    // `noGuard` what one `<assign>` costs, and `nullDataModel` is the floor without data.
+    for variant in DataModelChart.allCases {
+        var instance: ChartInstance<SCXMLEvent, SCXMLContext>? = try? variant.instance()
+        Benchmark("DataModel.\(variant.rawValue)", configuration: perEvent) { benchmark in
+            var machine = takeOut(&instance)
+            defer { instance = machine }
+            let event = dataModelEvent
+            for _ in benchmark.scaledIterations {
+                try machine.send(event)
+            }
+        }
+    }
+
     // MARK: Asynchronous send
 
     // `await machine.send(e)` on an `AsyncStateMachine` running the flat order machine, from a task

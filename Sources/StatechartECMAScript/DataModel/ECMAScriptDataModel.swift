@@ -21,8 +21,8 @@ import Statechart
 public struct ECMAScriptDataModel: @unchecked Sendable {
     // Unchecked: the storage is a class, but a session is only touched through a uniquely
     // referenced storage (``session()``) or read without mutation; a shared one is copied first.
-    // Created on first use: a chart without data never pays for a session. Internal (not
-    // private) for the snapshot code beside this file.
+    // Created on first use: a chart without data never pays for a session. Internal, not private:
+    // the `_event` binding (EventBinding.swift), the snapshot code and the tests reach it.
     var storage: Storage?
     /// The budgets of the session.
     public let limits: ScriptLimits
@@ -39,24 +39,32 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
 
     /// The session, copied first when another model shares it.
     mutating func uniqueStorage() -> Storage {
-        guard let current = storage else {
-            let new = Storage(session: ScriptSession(limits: limits))
-            storage = new
-            return new
-        }
-        if isKnownUniquelyReferenced(&storage) { return current }
-        let copy = current.copy()
-        storage = copy
-        return copy
+        // The uniqueness check comes before any local reference to the storage: one taken first
+        // (`guard let current = storage`) is a second reference, and every evaluation then copied
+        // the whole session.
+        if isKnownUniquelyReferenced(&storage), let current = storage { return current }
+        let new = storage?.copy() ?? Storage(session: ScriptSession(limits: limits))
+        storage = new
+        return new
     }
 
     private mutating func session() -> ScriptSession { uniqueStorage().session }
 
-    /// The session for an evaluation in `environment`.
-    private mutating func session<Event>(in environment: ChartEnvironment<Event>) -> ScriptSession {
+    /// Runs `body` on the session for an evaluation with these active states. Not generic over
+    /// the event: the public methods are, and are called from other modules unspecialized, so
+    /// they only read `activeStates` and come here. `In()` sees the active states through a
+    /// pointer valid for the evaluation only: stored, they cost reference counts at every
+    /// evaluation, and kept, they would share the machine's configuration bits, which its next
+    /// transition would then copy.
+    mutating func withSession<T>(
+        _ activeStates: ActiveStateSet, _ body: (ScriptSession) throws(ScriptError) -> T
+    ) throws(ScriptError) -> T {
         let s = uniqueStorage()
-        s.activeStates = environment.activeStates
-        return s.session
+        return try withUnsafePointer(to: activeStates) { (states) throws(ScriptError) -> T in
+            s.activeStates = states
+            defer { s.activeStates = nil }
+            return try body(s.session)
+        }
     }
 
     // MARK: - Variables
@@ -78,32 +86,29 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
 
     /// Binds `_event` (read-only) for the evaluations that follow, unless it already holds this value.
     public mutating func bindEvent(_ event: DataValue) throws(ScriptError) {
-        let s = uniqueStorage()
-        if s.boundEvent == event { return }
-        try s.session.declare("_event", event, readOnly: true)
-        s.boundEvent = event
+        try bindEventValue(event)
     }
 
     // MARK: - Evaluation
 
     /// Evaluates an expression to plain data.
     public mutating func evaluate<Event>(_ expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> DataValue {
-        try session(in: environment).evaluate(expression)
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.evaluate(expression) }
     }
 
     /// Evaluates a condition (ECMAScript's ToBoolean of its value).
     public mutating func evaluateCondition<Event>(_ expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> Bool {
-        try session(in: environment).evaluateCondition(expression)
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.evaluateCondition(expression) }
     }
 
     /// Evaluates an expression to a string (ToString), as `<log expr>` and `eventexpr` need.
     public mutating func evaluateString<Event>(_ expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> String {
-        try session(in: environment).evaluateString(expression)
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.evaluateString(expression) }
     }
 
     /// Assigns the value of an expression to a location (`<assign location expr>`).
     public mutating func assign<Event>(_ location: ScriptExpression, from expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) {
-        try session(in: environment).assign(location, from: expression)
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.assign(location, from: expression) }
     }
 
     /// Assigns a plain value to a location (`<assign>` with inline content, `<foreach>`'s item).
@@ -113,12 +118,12 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
 
     /// Runs a script in the global scope (`<script>`).
     public mutating func run<Event>(_ program: ScriptProgram, in environment: ChartEnvironment<Event>) throws(ScriptError) {
-        try session(in: environment).run(program)
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.run(program) }
     }
 
     /// The elements of an array, as `<foreach>` iterates them (a shallow copy taken before the loop).
     public mutating func elements<Event>(of expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> [DataValue] {
-        try session(in: environment).elements(of: expression)
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.elements(of: expression) }
     }
 }
 
@@ -137,10 +142,12 @@ extension ECMAScriptDataModel: Hashable {
 extension ECMAScriptDataModel {
     final class Storage {
         let session: ScriptSession
-        /// The active states of the evaluation that is running, for `In()`.
-        var activeStates: ActiveStateSet?
-        /// The value `_event` holds.
-        var boundEvent: DataValue?
+        /// The active states of the evaluation that is running, for `In()`: set by `withSession`
+        /// for the evaluation only (the pointer is not valid after it), `nil` otherwise. Set and
+        /// cleared at every evaluation, on one thread: unchecked exclusivity (the checks cost more).
+        @exclusivity(unchecked) var activeStates: UnsafePointer<ActiveStateSet>?
+        /// What `_event` was last bound from (EventBinding.swift): an equal key skips the rebinding.
+        @exclusivity(unchecked) var boundEventKey: AnyObject?
 
         init(session: ScriptSession) {
             self.session = session
@@ -148,14 +155,13 @@ extension ECMAScriptDataModel {
                 guard case .string(let id)? = arguments.first else {
                     throw ScriptError(.type, "In() takes the id of a state, as a string")
                 }
-                return .boolean(self.activeStates?.contains(id) ?? false)
+                return .boolean(self.activeStates?.pointee.contains(id) ?? false)
             }
         }
 
         func copy() -> Storage {
             let new = Storage(session: session.copy())
-            new.activeStates = activeStates
-            new.boundEvent = boundEvent
+            new.boundEventKey = boundEventKey
             return new
         }
     }

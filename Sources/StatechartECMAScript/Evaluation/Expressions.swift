@@ -117,7 +117,7 @@ extension Interpreter {
     private func evaluateUnary(_ op: UnaryOperator, _ operand: Expression, _ scope: Scope, line: Int) throws(ScriptError) -> ScriptValue {
         switch op {
         case .typeof:
-            if case .identifier(let name, _) = operand, !isDeclared(name, in: scope) { return .string("undefined") }
+            if case .identifier(let name, _) = operand, !isDeclared(name.text, in: scope) { return .string("undefined") }
             return .string(try evaluate(operand, scope).typeName)
         case .delete:
             switch operand {
@@ -233,7 +233,7 @@ extension Interpreter {
     /// A short description of an expression for error messages (`foo.bar`, `f`).
     func describe(_ e: Expression) -> String {
         switch e {
-        case .identifier(let name, _): return name
+        case .identifier(let name, _): return name.text
         case .member(let base, let name, _, _): return describe(base) + "." + name
         case .index(let base, .literal(.string(let key)), _, _): return describe(base) + "['\(key)']"
         case .index(let base, _, _, _): return describe(base) + "[…]"

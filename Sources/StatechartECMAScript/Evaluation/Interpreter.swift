@@ -9,24 +9,27 @@ final class Interpreter {
     /// The host's functions (`In`), found after the scopes and before the built-ins.
     var hostFunctions: [String: ScriptValue] = [:]
 
+    // The counters below change at every expression: unchecked exclusivity, as a session runs on
+    // one thread and no access to one of them overlaps another (the dynamic checks cost more
+    // than the counting).
     /// Steps taken by the evaluation that is running.
-    var steps = 0
+    @exclusivity(unchecked) var steps = 0
     /// Evaluation depth of the evaluation that is running.
-    var depth = 0
+    @exclusivity(unchecked) var depth = 0
     /// Bytes allocated by the evaluation that is running.
-    var allocated = 0
+    @exclusivity(unchecked) var allocated = 0
     /// Bytes the session's values held when last measured.
-    var liveBytes = 0
+    @exclusivity(unchecked) var liveBytes = 0
     /// The value of the `throw` being propagated (errors carry only its description).
-    var thrownValue: ScriptValue?
+    @exclusivity(unchecked) var thrownValue: ScriptValue?
     /// Whether assigning an undeclared name creates a global (sloppy ECMAScript) or is a
     /// `ReferenceError` (the default, as SCXML charts expect: every variable is a `<data>`).
     var implicitGlobals = false
     /// Names declared by the host that scripts cannot assign (`_sessionid`, `_event`, …).
     var systemNames: Set<String> = []
     /// The objects scripts made, for the cycle collector (CycleCollector.swift).
-    var registry: [WeakObject] = []
-    var registryThreshold = 4_096
+    @exclusivity(unchecked) var registry: [WeakObject] = []
+    @exclusivity(unchecked) var registryThreshold = 4_096
 
     init(limits: ScriptLimits) {
         self.limits = limits
@@ -53,20 +56,22 @@ final class Interpreter {
         return try body()
     }
 
+    // `line` is only needed for the error: an autoclosure, so that finding an expression's
+    // line (a switch over every kind of node) is not paid at every step.
     @inline(__always)
-    func step(_ line: Int) throws(ScriptError) {
+    func step(_ line: @autoclosure () -> Int) throws(ScriptError) {
         steps += 1
         if steps > limits.maximumSteps {
-            throw ScriptError(.stepBudget, "the evaluation took more than \(limits.maximumSteps) steps", line: line)
+            throw ScriptError(.stepBudget, "the evaluation took more than \(limits.maximumSteps) steps", line: line())
         }
     }
 
     @inline(__always)
-    func enter(_ line: Int) throws(ScriptError) {
+    func enter(_ line: @autoclosure () -> Int) throws(ScriptError) {
         depth += 1
         if depth > limits.maximumCallDepth {
             depth -= 1
-            throw ScriptError(.nesting, "evaluation nested deeper than \(limits.maximumCallDepth) levels (recursion?)", line: line)
+            throw ScriptError(.nesting, "evaluation nested deeper than \(limits.maximumCallDepth) levels (recursion?)", line: line())
         }
     }
 
@@ -119,10 +124,10 @@ final class Interpreter {
 
     // MARK: - Names
 
-    func lookup(_ name: String, in scope: Scope, line: Int) throws(ScriptError) -> ScriptValue {
-        if let s = scope.resolve(name), let b = s.binding(name) { return b.value }
-        if let h = hostFunctions[name] { return h }
-        if let b = builtins[name] { return b }
+    func lookup(_ name: Name, in scope: Scope, line: Int) throws(ScriptError) -> ScriptValue {
+        if let v = scope.value(of: name) { return v }
+        if let h = hostFunctions[name.text] { return h }
+        if let b = builtins[name.text] { return b }
         throw ScriptError(.reference, "'\(name)' is not defined", line: line)
     }
 
@@ -132,17 +137,21 @@ final class Interpreter {
     }
 
     func assign(_ name: String, _ value: ScriptValue, in scope: Scope, line: Int) throws(ScriptError) {
-        if let s = scope.resolve(name), let b = s.binding(name) {
-            if b.readOnly {
-                if systemNames.contains(name) {
+        try assign(Name(name), value, in: scope, line: line)
+    }
+
+    func assign(_ name: Name, _ value: ScriptValue, in scope: Scope, line: Int) throws(ScriptError) {
+        if let (s, i) = scope.locate(name) {
+            if s.binding(at: i).readOnly {
+                if systemNames.contains(name.text) {
                     throw ScriptError(.type, "'\(name)' is a system variable and cannot be assigned", line: line)
                 }
                 throw ScriptError(.type, "assignment to constant '\(name)'", line: line)
             }
-            s.update(name, value)
+            s.update(at: i, value)
             return
         }
-        if builtins[name] != nil || hostFunctions[name] != nil {
+        if builtins[name.text] != nil || hostFunctions[name.text] != nil {
             throw ScriptError(.type, "'\(name)' is a built-in and cannot be assigned", line: line)
         }
         guard implicitGlobals else {

@@ -49,6 +49,22 @@ extension Interpreter {
     // MARK: - Operators
 
     func binary(_ op: BinaryOperator, _ l: ScriptValue, _ r: ScriptValue, line: Int) throws(ScriptError) -> ScriptValue {
+        // Two numbers, the common case of a guard or a counter: no conversion can run a script
+        // or fail, and IEEE comparisons already answer false for NaN as ECMAScript does.
+        if case .number(let a) = l, case .number(let b) = r {
+            switch op {
+            case .add: return .number(a + b)
+            case .subtract: return .number(a - b)
+            case .multiply: return .number(a * b)
+            case .less: return .boolean(a < b)
+            case .greater: return .boolean(a > b)
+            case .lessEqual: return .boolean(a <= b)
+            case .greaterEqual: return .boolean(a >= b)
+            case .equal, .strictEqual: return .boolean(a == b)
+            case .notEqual, .strictNotEqual: return .boolean(a != b)
+            default: break
+            }
+        }
         switch op {
         case .add:
             if case .number(let a) = l, case .number(let b) = r { return .number(a + b) }

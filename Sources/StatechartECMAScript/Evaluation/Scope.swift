@@ -6,7 +6,10 @@ final class Scope {
         var readOnly: Bool
     }
 
-    private(set) var bindings: [String: Binding] = [:]
+    // Keyed by `Name`: an identifier's hash is computed when it is parsed, not at each lookup.
+    // Unchecked exclusivity: a session runs on one thread and never reads the bindings while it
+    // writes them; the dynamic checks cost more than the lookup itself.
+    @exclusivity(unchecked) private(set) var bindings: [Name: Binding] = [:]
     var parent: Scope?
     /// Whether `var` declarations land here (a function's scope or the global one).
     let holdsVars: Bool
@@ -36,26 +39,57 @@ final class Scope {
 
     /// The scope that declares `name`, nearest first.
     func resolve(_ name: String) -> Scope? {
+        let key = Name(name)
         var s: Scope? = self
         while let current = s {
-            if current.bindings[name] != nil { return current }
+            if current.bindings[key] != nil { return current }
             s = current.parent
         }
         return nil
     }
 
-    func binding(_ name: String) -> Binding? { bindings[name] }
+    func binding(_ name: String) -> Binding? { bindings[Name(name)] }
+
+    /// The value of `name` in the nearest scope that declares it: one lookup per scope on the
+    /// chain (finding the scope first, then reading its binding, looked the name up twice).
+    func value(of name: Name) -> ScriptValue? {
+        var s = self
+        while true {
+            if let b = s.bindings[name] { return b.value }
+            guard let p = s.parent else { return nil }
+            s = p
+        }
+    }
+
+    /// The nearest scope that declares `name`, and where its binding is, for an assignment that
+    /// reads the binding and then writes it without looking the name up again.
+    func locate(_ name: Name) -> (scope: Scope, index: Dictionary<Name, Binding>.Index)? {
+        var s = self
+        while true {
+            if let i = s.bindings.index(forKey: name) { return (s, i) }
+            guard let p = s.parent else { return nil }
+            s = p
+        }
+    }
+
+    /// The binding at a position ``locate(_:)`` returned.
+    func binding(at index: Dictionary<Name, Binding>.Index) -> Binding { bindings.values[index] }
+
+    /// Replaces the value at a position ``locate(_:)`` returned.
+    func update(at index: Dictionary<Name, Binding>.Index, _ value: ScriptValue) {
+        bindings.values[index].value = value
+    }
 
     func declare(_ name: String, _ value: ScriptValue, readOnly: Bool = false) {
+        declare(Name(name), value, readOnly: readOnly)
+    }
+
+    func declare(_ name: Name, _ value: ScriptValue, readOnly: Bool = false) {
         bindings[name] = Binding(value: value, readOnly: readOnly)
     }
 
-    func update(_ name: String, _ value: ScriptValue) {
-        bindings[name]?.value = value
-    }
-
     /// Removes a binding (the host deleting a variable).
-    func remove(_ name: String) { bindings[name] = nil }
+    func remove(_ name: String) { bindings[Name(name)] = nil }
 
     /// The nearest scope that holds `var` declarations.
     var varScope: Scope {
@@ -64,7 +98,7 @@ final class Scope {
         return s
     }
 
-    var names: [String] { Array(bindings.keys) }
+    var names: [String] { bindings.keys.map(\.text) }
 
     /// `this` of the nearest function scope.
     var currentThis: ScriptValue { varScope.thisValue }

@@ -2,7 +2,7 @@
 /// error can name it.
 indirect enum Expression: Sendable {
     case literal(Literal)
-    case identifier(String, line: Int)
+    case identifier(Name, line: Int)
     case array([Expression?], line: Int)
     case object([(key: String, value: Expression)], line: Int)
     case function(FunctionLiteral)

@@ -18,18 +18,41 @@ public struct SCXMLEvent: Hashable, Sendable, Codable, ExpressibleByStringLitera
 
     /// The event's name, matched by transitions' event descriptors.
     public var name: String
+    /// Everything but the name, or `nil` for an external event without data or ids (the common
+    /// case). An event is copied many times per step (queues, selection, `_event`'s key); kept in
+    /// one shared box, the six other fields cost one reference count instead of five.
+    private var details: Details?
+
     /// The data it carries (`_event.data`): from `<param>`/`namelist` (an object), `<content>`, or the sender.
-    public var data: DataValue
+    public var data: DataValue {
+        get { details?.data ?? .undefined }
+        set { update { $0.data = newValue } }
+    }
     /// How it arose (`_event.type`).
-    public var kind: Kind
+    public var kind: Kind {
+        get { details?.kind ?? .external }
+        set { update { $0.kind = newValue } }
+    }
     /// The id of the `<send>` that sent it, when it had one (`_event.sendid`).
-    public var sendID: String?
+    public var sendID: String? {
+        get { details?.sendID }
+        set { update { $0.sendID = newValue } }
+    }
     /// Where a reply goes (`_event.origin`), for events sent by a session.
-    public var origin: String?
+    public var origin: String? {
+        get { details?.origin }
+        set { update { $0.origin = newValue } }
+    }
     /// The Event I/O processor of ``origin`` (`_event.origintype`).
-    public var originType: String?
+    public var originType: String? {
+        get { details?.originType }
+        set { update { $0.originType = newValue } }
+    }
     /// The id of the invocation it came from (`_event.invokeid`).
-    public var invokeID: String?
+    public var invokeID: String? {
+        get { details?.invokeID }
+        set { update { $0.invokeID = newValue } }
+    }
 
     /// Creates an event.
     public init(
@@ -37,12 +60,8 @@ public struct SCXMLEvent: Hashable, Sendable, Codable, ExpressibleByStringLitera
         origin: String? = nil, originType: String? = nil, invokeID: String? = nil
     ) {
         self.name = name
-        self.data = data
-        self.kind = kind
-        self.sendID = sendID
-        self.origin = origin
-        self.originType = originType
-        self.invokeID = invokeID
+        let fields = Details(data: data, kind: kind, sendID: sendID, origin: origin, originType: originType, invokeID: invokeID)
+        details = fields.isDefault ? nil : fields
     }
 
     /// An external event without data.
@@ -50,6 +69,24 @@ public struct SCXMLEvent: Hashable, Sendable, Codable, ExpressibleByStringLitera
 
     /// The name.
     public var description: String { name }
+
+    /// Equal names and equal fields.
+    public static func == (a: Self, b: Self) -> Bool {
+        guard a.name == b.name else { return false }
+        if a.details === b.details { return true }
+        return (a.details ?? Details.none).hasSameFields(as: b.details ?? Details.none)
+    }
+
+    /// Hashes the name and the fields.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(data)
+        hasher.combine(kind)
+        hasher.combine(sendID)
+        hasher.combine(origin)
+        hasher.combine(originType)
+        hasher.combine(invokeID)
+    }
 
     /// `_event` as the data model shows it.
     var scriptValue: DataValue {
@@ -60,5 +97,79 @@ public struct SCXMLEvent: Hashable, Sendable, Codable, ExpressibleByStringLitera
                 ("origin", optional(origin)), ("origintype", optional(originType)), ("invokeid", optional(invokeID)),
                 ("data", data),
             ]))
+    }
+}
+
+extension SCXMLEvent {
+    /// The fields besides the name, shared between copies and copied before a change
+    /// (copy-on-write).
+    private final class Details: @unchecked Sendable {
+        // Unchecked: an instance is never changed once it is shared (`update` copies it first).
+        var data: DataValue
+        var kind: Kind
+        var sendID: String?
+        var origin: String?
+        var originType: String?
+        var invokeID: String?
+
+        init(data: DataValue, kind: Kind, sendID: String?, origin: String?, originType: String?, invokeID: String?) {
+            self.data = data
+            self.kind = kind
+            self.sendID = sendID
+            self.origin = origin
+            self.originType = originType
+            self.invokeID = invokeID
+        }
+
+        /// The fields of an external event without data or ids.
+        static let none = Details(data: .undefined, kind: .external, sendID: nil, origin: nil, originType: nil, invokeID: nil)
+
+        var isDefault: Bool { hasSameFields(as: .none) }
+
+        func copy() -> Details {
+            Details(data: data, kind: kind, sendID: sendID, origin: origin, originType: originType, invokeID: invokeID)
+        }
+
+        func hasSameFields(as other: Details) -> Bool {
+            data == other.data && kind == other.kind && sendID == other.sendID && origin == other.origin
+                && originType == other.originType && invokeID == other.invokeID
+        }
+    }
+
+    /// Changes one field, on a box of this event's own.
+    private mutating func update(_ change: (Details) -> Void) {
+        if details == nil {
+            details = Details.none.copy()
+        } else if !isKnownUniquelyReferenced(&details) {
+            details = details?.copy()
+        }
+        if let details { change(details) }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, data, kind, sendID, origin, originType, invokeID
+    }
+
+    /// Decodes the form ``encode(to:)`` writes (the one the synthesized conformance wrote).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            try c.decode(String.self, forKey: .name), data: try c.decode(DataValue.self, forKey: .data),
+            kind: try c.decode(Kind.self, forKey: .kind), sendID: try c.decodeIfPresent(String.self, forKey: .sendID),
+            origin: try c.decodeIfPresent(String.self, forKey: .origin),
+            originType: try c.decodeIfPresent(String.self, forKey: .originType),
+            invokeID: try c.decodeIfPresent(String.self, forKey: .invokeID))
+    }
+
+    /// Encodes every field by name; absent ids are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(data, forKey: .data)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(sendID, forKey: .sendID)
+        try c.encodeIfPresent(origin, forKey: .origin)
+        try c.encodeIfPresent(originType, forKey: .originType)
+        try c.encodeIfPresent(invokeID, forKey: .invokeID)
     }
 }

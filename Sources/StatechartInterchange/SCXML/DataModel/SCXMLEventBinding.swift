@@ -5,18 +5,33 @@ import StatechartECMAScript
 enum SCXMLEventBinding {
     /// Binds `_event` (read-only) to the event being processed; before the first event it is
     /// `undefined`. A `done.state.<id>` event carries the `<donedata>` its final state evaluated.
+    ///
+    /// Every guard and action calls this before it evaluates, and the event seldom changed since
+    /// the last call: the SCXML event itself is the binding's key, so `_event` (an object of seven
+    /// members) is only built when the event differs from the one it was built from.
     static func bind(_ environment: ChartEnvironment<SCXMLEvent>, in context: inout SCXMLContext) throws(ScriptError) {
-        guard let event = environment.event, let name = environment.eventName else { return }
-        let value: DataValue
-        switch event {
-        case .event(let e): value = e.scriptValue
-        case .done:
+        let event: SCXMLEvent
+        switch environment.event {
+        case nil: return
+        case .event(let e)?:
+            // The steady state: the event `_event` was built from, compared where it lies.
+            if let bound = context.data.boundEventKey as? BoundEvent, bound.event == e { return }
+            event = e
+        case .done?:
+            let name = environment.eventName ?? ""
             let id = String(name.dropFirst("done.state.".count))
-            value = SCXMLEvent(name, data: context.doneData[id] ?? .undefined, kind: .platform).scriptValue
-        case .error(let e): value = SCXMLEvent(name, data: e.data, kind: .platform, sendID: e.sendID).scriptValue
-        case .timer: value = SCXMLEvent(name, kind: .platform).scriptValue
+            event = SCXMLEvent(name, data: context.doneData[id] ?? .undefined, kind: .platform)
+        case .error(let e)?: event = SCXMLEvent(e.name, data: e.data, kind: .platform, sendID: e.sendID)
+        case .timer?: event = SCXMLEvent(environment.eventName ?? "", kind: .platform)
         }
-        try context.data.bindEvent(value)
+        if let bound = context.data.boundEventKey as? BoundEvent, bound.event == event { return }
+        try context.data.bindEvent(event.scriptValue, key: BoundEvent(event: event))
+    }
+
+    /// The event `_event` was last built from (the data model keeps it, see `bind`).
+    private final class BoundEvent {
+        let event: SCXMLEvent
+        init(event: SCXMLEvent) { self.event = event }
     }
 
     /// The SCXML Event I/O processor's type URI.
@@ -130,5 +145,37 @@ enum SCXMLSendRunner {
         }
         for p in send.params { object[p.name] = try data.evaluate(p.value, in: environment) }
         return .object(object)
+    }
+}
+
+// The data model's evaluations for SCXML's event type. Not generic, so every call in this module
+// (`cond`, `<assign>`, `<log>`, `<send>`…) picks these over the data model's generic public
+// methods, which other modules run unspecialized and which then look up the metadata of
+// `ChartEnvironment<Event>` at every call. Same behaviour; only the active states are passed.
+extension ECMAScriptDataModel {
+    mutating func evaluate(_ expression: ScriptExpression, in environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> DataValue {
+        try evaluate(expression, activeStates: environment.activeStates)
+    }
+
+    mutating func evaluateCondition(_ expression: ScriptExpression, in environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> Bool {
+        try evaluateCondition(expression, activeStates: environment.activeStates)
+    }
+
+    mutating func evaluateString(_ expression: ScriptExpression, in environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> String {
+        try evaluateString(expression, activeStates: environment.activeStates)
+    }
+
+    mutating func assign(
+        _ location: ScriptExpression, from expression: ScriptExpression, in environment: ChartEnvironment<SCXMLEvent>
+    ) throws(ScriptError) {
+        try assign(location, from: expression, activeStates: environment.activeStates)
+    }
+
+    mutating func run(_ program: ScriptProgram, in environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) {
+        try run(program, activeStates: environment.activeStates)
+    }
+
+    mutating func elements(of expression: ScriptExpression, in environment: ChartEnvironment<SCXMLEvent>) throws(ScriptError) -> [DataValue] {
+        try elements(of: expression, activeStates: environment.activeStates)
     }
 }
