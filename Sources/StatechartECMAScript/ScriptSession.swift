@@ -223,6 +223,49 @@ public final class ScriptSession {
         }
     }
 
+    /// Names of the session's hidden slots start with this: not an identifier, so no script reaches them.
+    static let hiddenPrefix = "%"
+
+    /// Starts a `<foreach>` over the shallow copy of an array taken now (SCXML 4.6): the copy holds
+    /// the array's items themselves, so changing a member of an item changes the array's item, while
+    /// changing the array does not change what is iterated. The copy is kept in the session, in a
+    /// hidden slot (one per nesting level of loops), so it follows the session through copies.
+    ///
+    /// - Returns: How many items there are.
+    /// - Throws: a `TypeError` for anything but an array.
+    public func beginIteration(of expression: ScriptExpression, slot: Int) throws(ScriptError) -> Int {
+        let e = try expression.parsed.get()
+        return try interpreter.evaluation { () throws(ScriptError) in
+            let v = try interpreter.evaluate(e, interpreter.global)
+            guard case .object(let o) = v, o.isArray else {
+                throw ScriptError(.type, "'\(expression.source)' is \(v.typeName == "object" ? "not an array" : "a \(v.typeName)"), not an array", line: e.line)
+            }
+            let copy = try interpreter.makeArray(o.elements, line: e.line)
+            interpreter.global.declare(Self.hiddenPrefix + "foreach\(slot)", copy)
+            return o.elements.count
+        }
+    }
+
+    /// Assigns item `position` of the iteration in `slot` to `item` (the item itself, not a copy).
+    public func assignIterationItem(slot: Int, at position: Int, to item: ScriptExpression) throws(ScriptError) {
+        let target = try item.parsed.get()
+        guard target.isLocation else {
+            throw ScriptError(.syntax, "'\(item.source)' is not a location (a variable or a member of one)", line: target.line)
+        }
+        guard let b = interpreter.global.binding(Self.hiddenPrefix + "foreach\(slot)"), case .object(let o) = b.value,
+            position < o.elements.count
+        else { throw ScriptError(.reference, "no <foreach> iteration is running in slot \(slot)") }
+        let value = o.elements[position]
+        try interpreter.evaluation { () throws(ScriptError) in
+            try interpreter.store(value, into: target, interpreter.global, line: target.line)
+        }
+    }
+
+    /// Ends the iteration in `slot`, releasing its copy.
+    public func endIteration(slot: Int) {
+        interpreter.global.remove(Self.hiddenPrefix + "foreach\(slot)")
+    }
+
     /// The elements of an array expression, as `<foreach>` iterates them: a shallow copy taken
     /// before the loop. Anything but an array is a `TypeError`.
     public func elements(of expression: ScriptExpression) throws(ScriptError) -> [DataValue] {

@@ -121,6 +121,24 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
         try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.run(program) }
     }
 
+    /// Starts a `<foreach>` over the shallow copy of an array taken now (its items themselves), kept
+    /// in a hidden slot of the session; returns how many items there are
+    /// (``ScriptSession/beginIteration(of:slot:)``).
+    public mutating func beginIteration<Event>(of expression: ScriptExpression, slot: Int, in environment: ChartEnvironment<Event>) throws(ScriptError) -> Int {
+        try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.beginIteration(of: expression, slot: slot) }
+    }
+
+    /// Assigns item `position` of the iteration in `slot` to `item`.
+    public mutating func assignIterationItem(slot: Int, at position: Int, to item: ScriptExpression) throws(ScriptError) {
+        try uniqueStorage().session.assignIterationItem(slot: slot, at: position, to: item)
+    }
+
+    /// Ends the iteration in `slot`.
+    public mutating func endIteration(slot: Int) {
+        guard storage != nil else { return }
+        uniqueStorage().session.endIteration(slot: slot)
+    }
+
     /// The elements of an array, as `<foreach>` iterates them (a shallow copy taken before the loop).
     public mutating func elements<Event>(of expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> [DataValue] {
         try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.elements(of: expression) }

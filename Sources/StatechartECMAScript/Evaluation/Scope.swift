@@ -98,7 +98,9 @@ final class Scope {
         return s
     }
 
-    var names: [String] { bindings.keys.map(\.text) }
+    /// The names declared here, without the session's hidden slots (``ScriptSession/hiddenPrefix``:
+    /// no script can name them, and no snapshot or comparison sees them).
+    var names: [String] { bindings.keys.map(\.text).filter { !$0.hasPrefix(ScriptSession.hiddenPrefix) } }
 
     /// `this` of the nearest function scope.
     var currentThis: ScriptValue { varScope.thisValue }

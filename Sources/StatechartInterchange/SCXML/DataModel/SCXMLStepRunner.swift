@@ -12,7 +12,8 @@ enum SCXMLStepRunner {
 
     private enum Frame {
         case block([SCXMLStep], next: Int)
-        case loop(SCXMLStep, items: [DataValue], next: Int)
+        /// A `<foreach>` over `count` items held in the data model's iteration `slot`.
+        case loop(SCXMLStep, slot: Int, count: Int, next: Int)
     }
 
     /// Runs a block of steps with `_event` bound to the event being processed.
@@ -20,17 +21,26 @@ enum SCXMLStepRunner {
         guard let first = steps.first else { return }
         try attempt(first) { () throws(ScriptError) in try SCXMLEventBinding.bind(environment, in: &scope.context) }
         var frames: [Frame] = [.block(steps, next: 0)]
+        // A failure leaves the loops it interrupts: their copies are released all the same.
+        var loops = 0
+        defer { while loops > 0 { loops -= 1; scope.context.data.endIteration(slot: loops) } }
         while let frame = frames.popLast() {
             switch frame {
             case .block(let steps, let next):
                 guard next < steps.count else { continue }
                 frames.append(.block(steps, next: next + 1))
-                if let pushed = try execute(steps[next], scope: &scope, environment: environment) { frames.append(pushed) }
-            case .loop(let step, let items, let next):
-                guard next < items.count, case .foreach(_, let item, let index, let body) = step.kind else { continue }
-                frames.append(.loop(step, items: items, next: next + 1))
+                if let pushed = try execute(steps[next], loops: &loops, scope: &scope, environment: environment) {
+                    frames.append(pushed)
+                }
+            case .loop(let step, let slot, let count, let next):
+                guard next < count, case .foreach(_, let item, let index, let body) = step.kind else {
+                    loops -= 1
+                    scope.context.data.endIteration(slot: slot)
+                    continue
+                }
+                frames.append(.loop(step, slot: slot, count: count, next: next + 1))
                 try attempt(step) { () throws(ScriptError) in
-                    try scope.context.data.assign(item, items[next])
+                    try scope.context.data.assignIterationItem(slot: slot, at: next, to: item)
                     if let index { try scope.context.data.assign(index, .number(Double(next))) }
                 }
                 frames.append(.block(body, next: 0))
@@ -39,7 +49,9 @@ enum SCXMLStepRunner {
     }
 
     /// Runs one step; returns the frame to run next when the step has content of its own.
-    private static func execute(_ step: SCXMLStep, scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>) throws(SCXMLExecutionError) -> Frame? {
+    private static func execute(
+        _ step: SCXMLStep, loops: inout Int, scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>
+    ) throws(SCXMLExecutionError) -> Frame? {
         switch step.kind {
         case .raise(let event):
             scope.raise(SCXMLEvent(event, kind: .internal))
@@ -75,7 +87,7 @@ enum SCXMLStepRunner {
                 if holds { return .block(branch.steps, next: 0) }
             }
         case .foreach(let array, let item, let index, _):
-            let items = try attempt(step) { () throws(ScriptError) -> [DataValue] in
+            let items = try attempt(step) { () throws(ScriptError) -> Int in
                 for location in [item] + (index.map { [$0] } ?? []) {
                     guard location.isLocation, isIdentifier(location.source) || scope.context.data.isDeclared(location.source)
                     else { throw ScriptError(.syntax, "'\(location.source)' is not a variable name") }
@@ -83,9 +95,10 @@ enum SCXMLStepRunner {
                         try scope.context.data.declare(location.source, .undefined)
                     }
                 }
-                return try scope.context.data.elements(of: array, in: environment)
+                return try scope.context.data.beginIteration(of: array, slot: loops, in: environment)
             }
-            return .loop(step, items: items, next: 0)
+            loops += 1
+            return .loop(step, slot: loops - 1, count: items, next: 0)
         }
         return nil
     }
