@@ -31,6 +31,13 @@ public enum DurableError: Error, Hashable, Sendable, CustomStringConvertible {
     case idempotencyKeyReused(instance: String, key: String)
     /// The idempotency key was committed already (a concurrent retry won); read its outcome.
     case duplicateIdempotencyKey(instance: String, key: String)
+    /// Replaying the instance's journal on a fresh machine does not reach what the journal (or
+    /// the stored snapshot) says, from the row with this sequence on (rule D11).
+    case journalDiverges(instance: String, sequence: Int64, reason: String)
+    /// The instance cannot move to the chart version: its snapshot, with the states renamed,
+    /// does not fit the new version (a state it does not have, an illegal configuration, a
+    /// context it cannot decode). Nothing was written (rule D12).
+    case migrationFailed(instance: String, from: Int, to: Int, reason: String)
     /// The database reported an error.
     case storage(String)
     /// The database's schema is newer than this package knows, or a migration failed.
@@ -57,6 +64,10 @@ public enum DurableError: Error, Hashable, Sendable, CustomStringConvertible {
             return "idempotency key '\(key)' was used on instance '\(id)' with another event"
         case .duplicateIdempotencyKey(let id, let key):
             return "idempotency key '\(key)' was committed on instance '\(id)' already"
+        case .journalDiverges(let id, let sequence, let reason):
+            return "the journal of instance '\(id)' diverges at sequence \(sequence): \(reason)"
+        case .migrationFailed(let id, let from, let to, let reason):
+            return "instance '\(id)' cannot move from version \(from) to \(to): \(reason)"
         case .storage(let message): return "storage error: \(message)"
         case .schema(let message): return "schema error: \(message)"
         }

@@ -228,20 +228,6 @@ func overwriteSnapshot(of id: String, in store: any DurableStore, with snapshot:
     changed.sequence += 1
     changed.snapshot = snapshot
     if let version { changed.chartVersion = version }
-    // The stores keep the chart version from the insert; a new version needs a new row.
-    if version != nil {
-        _ = try await store.delete(id)
-        changed.revision = 1
-        changed.sequence = 0
-        try await store.insert(
-            MacrostepCommit(
-                instance: changed, expectedRevision: 0,
-                journal: JournalEntry(
-                    instanceID: id, sequence: 0, kind: .start, event: "null", configuration: changed.activeStates,
-                    atNanoseconds: 0, idempotencyKey: nil),
-                idempotency: nil, timers: [], outbox: []))
-        return
-    }
     try await store.commit(
         MacrostepCommit(
             instance: changed, expectedRevision: record.revision,

@@ -22,9 +22,10 @@ extension DurableHost {
     @discardableResult
     public func fireDueTimers(limit: Int = 1_000) async -> TimerSweep {
         var sweep = TimerSweep(fired: 0, failures: [])
+        let now = clock.now().nanoseconds
         let ids: [String]
         do {
-            ids = try await store.instancesWithTimersDue(atOrBefore: clock.now().nanoseconds, limit: limit)
+            ids = try await store.instancesWithTimersDue(atOrBefore: now, limit: limit)
         } catch {
             sweep.failures.append(error)
             return sweep
@@ -32,7 +33,7 @@ extension DurableHost {
         for id in ids {
             await acquire(id)
             do {
-                sweep.fired += try await fireDueTimers(of: id)
+                sweep.fired += try await fireDueTimers(of: id, upTo: now)
             } catch {
                 sweep.failures.append(error)
             }
@@ -41,14 +42,13 @@ extension DurableHost {
         return sweep
     }
 
-    /// Fires the instance's due timers, one committed macrostep per due instant, in due order.
-    /// The caller holds the instance.
-    func fireDueTimers(of id: String) async throws(DurableError) -> Int {
+    /// Fires the instance's timers due at or before `now`, one committed macrostep per due
+    /// instant, in due order. The caller holds the instance.
+    func fireDueTimers(of id: String, upTo now: Int64) async throws(DurableError) -> Int {
         var fired = 0
         var conflicts = 0
         while true {
             guard let record = try await store.instance(id) else { return fired }
-            let now = clock.now().nanoseconds
             let chart = try chart(for: record)
             guard let result = try chart.fire(id, record.snapshot, machineTime(of: record, at: now)) else {
                 return fired

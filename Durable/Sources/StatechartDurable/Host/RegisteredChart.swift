@@ -35,6 +35,8 @@ struct StepResult: Sendable {
 /// macrostep on a ``ChartInstance`` and encodes the result.
 struct RegisteredChart: Sendable {
     let name: String
+    /// The compiled chart's own name (a snapshot records it).
+    let chartName: String
     let version: Int
     /// Starts a new machine (machine time zero).
     let start: @Sendable (_ instance: String) throws(DurableError) -> StepResult
@@ -44,6 +46,14 @@ struct RegisteredChart: Sendable {
     /// Restores the snapshot and fires the delayed sends due at its earliest due time, if that
     /// is at or before `now`; `nil` when none is due.
     let fire: @Sendable (_ instance: String, _ snapshot: String, _ now: Duration) throws(DurableError) -> StepResult?
+    /// Replays a journal on a fresh machine and compares each row's configuration, and at the
+    /// end the whole snapshot, with what was stored (rule D11).
+    let replay: @Sendable (_ instance: InstanceRecord, _ journal: [JournalEntry]) throws(DurableError) -> Void
+    /// Takes a snapshot (renamed for this chart) as this chart's: checks it fits and re-encodes it,
+    /// running nothing (rule D12).
+    let adopt: @Sendable (_ instance: String, _ snapshot: String) throws(DurableError) -> StepResult
+    /// The chart's fingerprint.
+    let fingerprint: String
     /// Checks that the snapshot decodes and fits the chart.
     let check: @Sendable (_ instance: String, _ snapshot: String) throws(DurableError) -> Void
 
@@ -51,12 +61,22 @@ struct RegisteredChart: Sendable {
         chart: Chart<E, C>, name: String, version: Int, initialContext: C
     ) {
         self.name = name
+        self.chartName = chart.name
         self.version = version
         let runner = ChartRunner(chart: chart, name: name, version: version)
         start = { id throws(DurableError) in try runner.start(id, context: initialContext) }
         deliver = { id, snapshot, event, now throws(DurableError) in try runner.deliver(id, snapshot, event, now) }
         fire = { id, snapshot, now throws(DurableError) in try runner.fire(id, snapshot, now) }
         check = { id, snapshot throws(DurableError) in _ = try runner.restore(id, snapshot) }
+        fingerprint = runner.fingerprint
+        adopt = { id, snapshot throws(DurableError) in
+            var (_, instance) = try runner.restore(id, snapshot)
+            var names = runner.invocationNames(discardingRestartsOf: &instance)
+            return try runner.result(of: &instance, handled: true, journalEvent: "null", names: &names)
+        }
+        replay = { record, journal throws(DurableError) in
+            try JournalReplay(runner: runner, record: record).run(journal, context: initialContext)
+        }
     }
 }
 

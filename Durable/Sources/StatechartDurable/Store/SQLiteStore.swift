@@ -121,11 +121,12 @@ public actor SQLiteStore: DurableStore {
                 let i = commit.instance
                 let updated = try await run(
                     """
-                    UPDATE statechart_instances SET revision = ?, sequence = ?, finished = ?, active_states = ?, snapshot = ?
+                    UPDATE statechart_instances
+                    SET revision = ?, sequence = ?, chart_version = ?, finished = ?, active_states = ?, snapshot = ?
                     WHERE id = ? AND revision = ? RETURNING revision
                     """,
                     [
-                        .integer(Int(i.revision)), .integer(Int(i.sequence)), .integer(i.finished ? 1 : 0),
+                        .integer(Int(i.revision)), .integer(Int(i.sequence)), .integer(i.chartVersion), .integer(i.finished ? 1 : 0),
                         .text(try Self.json(i.activeStates)), .text(i.snapshot), .text(i.id),
                         .integer(Int(commit.expectedRevision)),
                     ])

@@ -48,6 +48,9 @@ public enum JournalKind: String, Hashable, Sendable, Codable {
     case event
     /// Delayed sends that fell due (all those due at the same instant).
     case timers
+    /// The instance moved to another chart version (rule D12). The row's event is a JSON object
+    /// with `from`, `to`, `renamed` and the adopted `snapshot`, so a replay can start from it.
+    case migrate
 }
 
 /// One journal row: a committed macrostep, in sequence order (rule D5).
@@ -184,7 +187,8 @@ public struct SendOutcome: Hashable, Sendable, Codable {
 
 /// Everything one macrostep writes, committed by ``DurableStore/commit(_:)`` in one transaction.
 public struct MacrostepCommit: Hashable, Sendable {
-    /// The instance row after the step; its `revision` must be `expectedRevision + 1`.
+    /// The instance row after the step; its `revision` must be `expectedRevision + 1`. Its chart
+    /// name is the one it was created with; its chart version may change (rule D12).
     public var instance: InstanceRecord
     /// The revision the writer read; the commit is refused if the stored one differs (rule D4).
     public var expectedRevision: Int64
