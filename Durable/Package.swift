@@ -35,6 +35,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Durable macrosteps per second and latency (Docs/Durability.md, Figures). Not a test.
+        .executableTarget(
+            name: "DurableFigures",
+            dependencies: ["StatechartDurable", .product(name: "Statechart", package: "Statechart")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "StatechartDurableTests",
             dependencies: [

@@ -33,7 +33,7 @@ extension DurableHost {
         for id in ids {
             await acquire(id)
             do {
-                sweep.fired += try await fireDueTimers(of: id, upTo: now)
+                sweep.fired += try await fireDueTimers(of: id, upTo: now).fired
             } catch {
                 sweep.failures.append(error)
             }
@@ -44,14 +44,16 @@ extension DurableHost {
 
     /// Fires the instance's timers due at or before `now`, one committed macrostep per due
     /// instant, in due order. The caller holds the instance.
-    func fireDueTimers(of id: String, upTo now: Int64) async throws(DurableError) -> Int {
+    /// Returns how many timer steps it committed and the instance as it stands afterwards (`nil`
+    /// when there is none), which a send goes on from without reading it again.
+    func fireDueTimers(of id: String, upTo now: Int64) async throws(DurableError) -> (fired: Int, record: InstanceRecord?) {
         var fired = 0
         var conflicts = 0
         while true {
-            guard let record = try await store.instance(id) else { return fired }
+            guard let record = try await store.instance(id) else { return (fired, nil) }
             let chart = try chart(for: record)
             guard let result = try chart.fire(id, record.snapshot, machineTime(of: record, at: now)) else {
-                return fired
+                return (fired, record)
             }
             let commit = makeCommit(record, result, kind: .timers, key: nil, event: result.journalEvent, now: now)
             do {

@@ -144,8 +144,7 @@ public actor DurableHost {
             // One reading of the clock for both: a timer due between the two would otherwise fire
             // inside the event's macrostep instead of in its own.
             let now = clock.now().nanoseconds
-            _ = try await fireDueTimers(of: id, upTo: now)
-            guard let record = try await store.instance(id) else { throw .unknownInstance(id) }
+            guard let record = try await fireDueTimers(of: id, upTo: now).record else { throw .unknownInstance(id) }
             let chart = try chart(for: record)
             let result = try chart.deliver(id, record.snapshot, json, machineTime(of: record, at: now))
             let commit = makeCommit(record, result, kind: .event, key: idempotencyKey, event: json, now: now)

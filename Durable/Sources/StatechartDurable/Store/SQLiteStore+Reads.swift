@@ -6,24 +6,24 @@ extension SQLiteStore {
 
     /// The instance row, or `nil`.
     public func instance(_ id: String) async throws(DurableError) -> InstanceRecord? {
-        try await exclusively { () async throws(DurableError) -> InstanceRecord? in
-            let rows = try await run("SELECT * FROM statechart_instances WHERE id = ?", [.text(id)])
+        try await reading { () async throws(DurableError) -> InstanceRecord? in
+            let rows = try await read("SELECT * FROM statechart_instances WHERE id = ?", [.text(id)])
             return try rows.first.map(Self.instanceRecord)
         }
     }
 
     /// The instances in a state (every instance when `state` is `nil`), by id.
     public func instances(inState state: String?) async throws(DurableError) -> [InstanceRecord] {
-        try await exclusively { () async throws(DurableError) -> [InstanceRecord] in
+        try await reading { () async throws(DurableError) -> [InstanceRecord] in
             let rows: [SQLiteRow]
             if let state {
-                rows = try await run(
+                rows = try await read(
                     """
                     SELECT i.* FROM statechart_instances i JOIN statechart_active_states s ON s.instance_id = i.id
                     WHERE s.state_id = ? ORDER BY i.id
                     """, [.text(state)])
             } else {
-                rows = try await run("SELECT * FROM statechart_instances ORDER BY id")
+                rows = try await read("SELECT * FROM statechart_instances ORDER BY id")
             }
             return try rows.map(Self.instanceRecord)
         }
@@ -31,8 +31,8 @@ extension SQLiteStore {
 
     /// The journal in sequence order.
     public func journal(of id: String) async throws(DurableError) -> [JournalEntry] {
-        try await exclusively { () async throws(DurableError) -> [JournalEntry] in
-            let rows = try await run("SELECT * FROM statechart_journal WHERE instance_id = ? ORDER BY sequence", [.text(id)])
+        try await reading { () async throws(DurableError) -> [JournalEntry] in
+            let rows = try await read("SELECT * FROM statechart_journal WHERE instance_id = ? ORDER BY sequence", [.text(id)])
             return try rows.map { row throws(DurableError) in
                 guard let kind = JournalKind(rawValue: try Self.text(row, "kind")) else {
                     throw .storage("journal row of '\(id)' has an unknown kind")
@@ -47,8 +47,8 @@ extension SQLiteStore {
 
     /// A recorded idempotency key.
     public func idempotency(_ key: String, of id: String) async throws(DurableError) -> IdempotencyRecord? {
-        try await exclusively { () async throws(DurableError) -> IdempotencyRecord? in
-            let rows = try await run(
+        try await reading { () async throws(DurableError) -> IdempotencyRecord? in
+            let rows = try await read(
                 "SELECT * FROM statechart_idempotency WHERE instance_id = ? AND key = ?", [.text(id), .text(key)])
             guard let row = rows.first else { return nil }
             return IdempotencyRecord(
@@ -59,8 +59,8 @@ extension SQLiteStore {
 
     /// The timers in firing order.
     public func timers(of id: String) async throws(DurableError) -> [TimerRecord] {
-        try await exclusively { () async throws(DurableError) -> [TimerRecord] in
-            let rows = try await run("SELECT * FROM statechart_timers WHERE instance_id = ? ORDER BY position", [.text(id)])
+        try await reading { () async throws(DurableError) -> [TimerRecord] in
+            let rows = try await read("SELECT * FROM statechart_timers WHERE instance_id = ? ORDER BY position", [.text(id)])
             return try rows.map { row throws(DurableError) in
                 TimerRecord(
                     instanceID: id, position: Int(try Self.integer(row, "position")),
@@ -72,8 +72,8 @@ extension SQLiteStore {
 
     /// Instances with a timer due, earliest first.
     public func instancesWithTimersDue(atOrBefore time: Int64, limit: Int) async throws(DurableError) -> [String] {
-        try await exclusively { () async throws(DurableError) -> [String] in
-            let rows = try await run(
+        try await reading { () async throws(DurableError) -> [String] in
+            let rows = try await read(
                 """
                 SELECT instance_id, MIN(due_ns) AS due FROM statechart_timers WHERE due_ns <= ?
                 GROUP BY instance_id ORDER BY due, instance_id LIMIT ?
@@ -84,8 +84,8 @@ extension SQLiteStore {
 
     /// Effects not dispatched yet, oldest first.
     public func pendingOutbox(limit: Int) async throws(DurableError) -> [OutboxEntry] {
-        try await exclusively { () async throws(DurableError) -> [OutboxEntry] in
-            let rows = try await run(
+        try await reading { () async throws(DurableError) -> [OutboxEntry] in
+            let rows = try await read(
                 "SELECT * FROM statechart_outbox WHERE dispatched = 0 ORDER BY rowid LIMIT ?", [.integer(max(limit, 0))])
             return try rows.map { row throws(DurableError) in
                 OutboxEntry(
@@ -98,7 +98,23 @@ extension SQLiteStore {
 
     // MARK: - Plumbing
 
-    /// Runs `body` while no other operation of this store uses the connection (FIFO): an
+    /// Runs a read. Reads go to a connection of their own, outside any lock: in WAL mode they see
+    /// the last committed state and never wait for a transaction being written, so instances
+    /// prepare their next macrosteps while a group commit is on its way to disk (rule D13).
+    func reading<T>(_ body: () async throws(DurableError) -> T) async throws(DurableError) -> T {
+        try await body()
+    }
+
+    /// One statement on the read connection.
+    func read(_ sql: String, _ binds: [SQLiteData] = []) async throws(DurableError) -> [SQLiteRow] {
+        do {
+            return try await reader.query(sql, binds)
+        } catch {
+            throw .storage("\(error) (in: \(sql.prefix(60))…)")
+        }
+    }
+
+    /// Runs `body` while no other operation of this store uses the write connection (FIFO): an
     /// actor's methods interleave at every `await`, and a transaction must not.
     func exclusively<T>(_ body: () async throws(DurableError) -> T) async throws(DurableError) -> T {
         if busy {

@@ -13,36 +13,75 @@ import SQLiteNIO
 /// one writer per file anyway. A second store on the same file (another host in the process, or
 /// the next process after a restart) waits for the lock up to the busy timeout.
 public actor SQLiteStore: DurableStore {
+    /// The connection that writes (one transaction at a time).
     let connection: SQLiteConnection
+    /// The connection that reads (WAL: readers do not wait for the writer).
+    let reader: SQLiteConnection
     /// The path of the database file.
     public nonisolated let path: String
     var busy = false
     var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Group commit: whether a leader is committing a batch, and the commits waiting for the next.
+    var committing = false
+    var waitingCommits: [GroupCommitWaiter] = []
+    /// Transactions that committed macrosteps (through ``commit(_:)``), and the macrosteps they
+    /// committed: their ratio is the group commit's batch size (rule D13).
+    public internal(set) var transactionsCommitted = 0
+    /// See ``transactionsCommitted``.
+    public internal(set) var macrostepsCommitted = 0
+    /// The most macrosteps one transaction commits (group commit, rule D13).
+    public nonisolated let maximumBatch: Int
 
     /// Opens (creating if needed) the database file and migrates its schema.
     ///
     /// - Throws: ``DurableError/storage(_:)`` when the file cannot be opened,
     ///   ``DurableError/schema(_:)`` when its schema is newer than this package or a migration fails.
-    public init(path: String) async throws(DurableError) {
+    ///
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - maximumBatch: The most macrosteps one transaction commits when commits arrive while
+    ///     another transaction is on its way to disk (rule D13); 1 turns group commit off.
+    public init(path: String, maximumBatch: Int = 256) async throws(DurableError) {
+        self.maximumBatch = max(maximumBatch, 1)
+        let writer: SQLiteConnection
         do {
-            connection = try await SQLiteConnection.open(storage: .file(path: path))
+            writer = try await SQLiteConnection.open(storage: .file(path: path))
         } catch {
             throw .storage("cannot open SQLite database '\(path)': \(error)")
         }
+        do {
+            reader = try await SQLiteConnection.open(storage: .file(path: path))
+        } catch {
+            try? await writer.close()
+            throw .storage("cannot open SQLite database '\(path)': \(error)")
+        }
+        connection = writer
         self.path = path
-        try await prepare()
+        do {
+            try await prepare()
+            _ = try await reader.query("PRAGMA busy_timeout = 5000")
+        } catch let error as DurableError {
+            await close()
+            throw error
+        } catch {
+            await close()
+            throw .storage("cannot prepare SQLite database '\(path)': \(error)")
+        }
     }
 
     /// Closes the connection; the store cannot be used afterwards. A store that is dropped
     /// without this closes its connection in the background.
     public func close() async {
-        try? await connection.close()
+        if !connection.isClosed { try? await connection.close() }
+        if !reader.isClosed { try? await reader.close() }
     }
 
     deinit {
         // SQLiteNIO requires every connection to be closed; the future keeps it alive until then.
-        // Closing an already closed connection does nothing (sqlite3_close(NULL) is a no-op).
-        _ = connection.close()
+        // Closing twice is not safe in SQLiteNIO 1.13.2 (its hook cleanup dereferences the freed
+        // handle), so only a connection still open is closed here.
+        if !connection.isClosed { _ = connection.close() }
+        if !reader.isClosed { _ = reader.close() }
     }
 
     // MARK: - Schema
@@ -109,38 +148,6 @@ public actor SQLiteStore: DurableStore {
                         .integer(Int(i.sequence)), .integer(Int(i.originNanoseconds)), .integer(i.finished ? 1 : 0),
                         .text(try Self.json(i.activeStates)), .text(i.snapshot),
                     ])
-                try await writeRows(of: commit)
-            }
-        }
-    }
-
-    /// Commits a macrostep with a revision compare-and-swap (see ``DurableStore/commit(_:)``).
-    public func commit(_ commit: MacrostepCommit) async throws(DurableError) {
-        try await exclusively { () async throws(DurableError) in
-            try await transaction { () async throws(DurableError) in
-                let i = commit.instance
-                let updated = try await run(
-                    """
-                    UPDATE statechart_instances
-                    SET revision = ?, sequence = ?, chart_version = ?, finished = ?, active_states = ?, snapshot = ?
-                    WHERE id = ? AND revision = ? RETURNING revision
-                    """,
-                    [
-                        .integer(Int(i.revision)), .integer(Int(i.sequence)), .integer(i.chartVersion), .integer(i.finished ? 1 : 0),
-                        .text(try Self.json(i.activeStates)), .text(i.snapshot), .text(i.id),
-                        .integer(Int(commit.expectedRevision)),
-                    ])
-                if updated.isEmpty {
-                    let found = try await run("SELECT revision FROM statechart_instances WHERE id = ?", [.text(i.id)])
-                    guard let revision = found.first?.column("revision")?.integer else { throw .unknownInstance(i.id) }
-                    throw .revisionConflict(instance: i.id, expected: commit.expectedRevision, found: Int64(revision))
-                }
-                if let key = commit.idempotency {
-                    let recorded = try await run(
-                        "SELECT 1 AS one FROM statechart_idempotency WHERE instance_id = ? AND key = ?",
-                        [.text(i.id), .text(key.key)])
-                    guard recorded.isEmpty else { throw .duplicateIdempotencyKey(instance: i.id, key: key.key) }
-                }
                 try await writeRows(of: commit)
             }
         }
