@@ -52,7 +52,8 @@ extension DurableHost {
         while true {
             guard let record = try await store.instance(id) else { return (fired, nil) }
             let chart = try chart(for: record)
-            guard let result = try chart.fire(id, record.snapshot, machineTime(of: record, at: now)) else {
+            let warm = warm(for: record)
+            guard let result = try chart.fire(id, record.snapshot, warm, machineTime(of: record, at: now)) else {
                 return (fired, record)
             }
             let commit = makeCommit(record, result, kind: .timers, key: nil, event: result.journalEvent, now: now)
@@ -65,6 +66,8 @@ extension DurableHost {
                 continue
             }
             statistics.committed += 1
+            if warm != nil { statistics.keptMachinesUsed += 1 }
+            keep(commit, result)
             await dispatch(commit.outbox)
             fired += 1
             conflicts = 0

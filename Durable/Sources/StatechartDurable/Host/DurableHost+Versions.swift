@@ -45,6 +45,7 @@ extension DurableHost {
         let commit = makeCommit(moved, result, kind: .migrate, key: nil, event: event, now: now)
         try await store.commit(commit)
         statistics.committed += 1
+        keep(commit, result)
         return commit.instance
     }
 

@@ -24,6 +24,10 @@ public actor DurableHost {
     var charts: [ChartKey: RegisteredChart] = [:]
     /// Per instance, the callers waiting for it (present while one holds it).
     var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Restored machines kept between macrosteps, by instance (see ``keep(_:_:)``).
+    var kept: [String: KeptMachine] = [:]
+    /// The most machines kept in memory between macrosteps.
+    public let keptMachinesLimit: Int
     /// What this host did since it was created.
     public internal(set) var statistics = HostStatistics()
     /// What the last timer sweep of ``run(every:)`` did.
@@ -41,10 +45,13 @@ public actor DurableHost {
     ///   - clock: Where due times come from; ``HostClock/system`` by default.
     ///   - effects: Called after commit for each effect in the outbox, at least once (rule D7);
     ///     an effect whose call throws stays pending for ``dispatchPendingEffects(limit:)``.
+    ///   - keptMachines: How many restored machines the host keeps in memory between macrosteps,
+    ///     so that the next step of an unchanged instance does not decode its snapshot (rule D14).
     public init(
-        store: any DurableStore, clock: HostClock = .system,
+        store: any DurableStore, clock: HostClock = .system, keptMachines: Int = 10_000,
         effects: (@Sendable (OutboxEntry) async throws -> Void)? = nil
     ) {
+        self.keptMachinesLimit = max(keptMachines, 0)
         self.store = store
         self.clock = clock
         self.effectHandler = effects
@@ -102,6 +109,7 @@ public actor DurableHost {
         let commit = makeCommit(blank, result, kind: .start, key: nil, event: result.journalEvent, now: now)
         try await store.insert(commit)
         statistics.committed += 1
+        keep(commit, result)
         await dispatch(commit.outbox)
         return commit.instance
     }
@@ -146,7 +154,8 @@ public actor DurableHost {
             let now = clock.now().nanoseconds
             guard let record = try await fireDueTimers(of: id, upTo: now).record else { throw .unknownInstance(id) }
             let chart = try chart(for: record)
-            let result = try chart.deliver(id, record.snapshot, json, machineTime(of: record, at: now))
+            let warm = warm(for: record)
+            let result = try chart.deliver(id, record.snapshot, warm, json, machineTime(of: record, at: now))
             let commit = makeCommit(record, result, kind: .event, key: idempotencyKey, event: json, now: now)
             do {
                 try await store.commit(commit)
@@ -163,6 +172,8 @@ public actor DurableHost {
                 return recorded
             }
             statistics.committed += 1
+            if warm != nil { statistics.keptMachinesUsed += 1 }
+            keep(commit, result)
             await dispatch(commit.outbox)
             return commit.idempotency?.outcome ?? Self.outcome(of: commit, handled: result.handled)
         }
@@ -238,6 +249,7 @@ public actor DurableHost {
     public func delete(_ id: String) async throws(DurableError) -> Bool {
         await acquire(id)
         defer { release(id) }
+        kept[id] = nil
         return try await store.delete(id)
     }
 
@@ -283,6 +295,28 @@ public actor DurableHost {
         SendOutcome(
             sequence: commit.journal.sequence, handled: handled, configuration: commit.instance.activeStates,
             finished: commit.instance.finished)
+    }
+
+    // MARK: - Kept machines
+
+    /// The machine this host kept for the instance, if the row read is exactly the one it wrote
+    /// from it: same snapshot text (and so same revision and chart). Another writer, a tampered
+    /// row or a recreated instance means a different text, and the snapshot is decoded (rule D14).
+    func warm(for record: InstanceRecord) -> WarmMachine? {
+        guard let k = kept[record.id], k.revision == record.revision, k.version == record.chartVersion,
+            k.snapshot == record.snapshot
+        else { return nil }
+        return k.machine
+    }
+
+    /// Keeps the machine a committed step left.
+    func keep(_ commit: MacrostepCommit, _ result: StepResult) {
+        let id = commit.instance.id
+        guard keptMachinesLimit > 0 else { return }
+        if kept[id] == nil, kept.count >= keptMachinesLimit { kept.remove(at: kept.startIndex) }
+        kept[id] = KeptMachine(
+            revision: commit.instance.revision, version: commit.instance.chartVersion, snapshot: commit.instance.snapshot,
+            machine: result.machine)
     }
 
     // MARK: - Effects
@@ -350,4 +384,14 @@ public struct HostStatistics: Sendable, Hashable {
     public var conflictsRetried = 0
     /// Sends answered with a recorded outcome (rule D3).
     public var replayed = 0
+    /// Steps that ran on a machine kept from the step before instead of a decoded snapshot (rule D14).
+    public var keptMachinesUsed = 0
+}
+
+/// A machine kept after a commit, with the row it was written to.
+struct KeptMachine {
+    var revision: Int64
+    var version: Int
+    var snapshot: String
+    var machine: WarmMachine
 }

@@ -25,6 +25,20 @@ struct StepResult: Sendable {
     var effects: [StepEffect]
     /// The consumed event(s) for the journal.
     var journalEvent: String
+    /// The machine after the step, for the host to keep while its row is unchanged.
+    var machine: WarmMachine
+}
+
+/// A restored machine the host keeps between macrosteps, so that the next step of an instance
+/// whose row still has the revision the host wrote skips decoding and checking its snapshot.
+///
+/// `@unchecked Sendable`: the value is a `ChartInstance`, which is not `Sendable`; it is made by
+/// the runner's closures, which the host actor calls synchronously, stored in the host actor's
+/// state and handed back to those closures only — it never leaves the actor.
+final class WarmMachine: @unchecked Sendable {
+    let value: Any
+
+    init(_ value: Any) { self.value = value }
 }
 
 /// A chart registered with a host, erased to JSON in and JSON out.
@@ -40,12 +54,14 @@ struct RegisteredChart: Sendable {
     let version: Int
     /// Starts a new machine (machine time zero).
     let start: @Sendable (_ instance: String) throws(DurableError) -> StepResult
-    /// Restores the snapshot, moves the machine's time to `now` and delivers the event (JSON).
-    let deliver: @Sendable (_ instance: String, _ snapshot: String, _ event: String, _ now: Duration)
+    /// Restores the snapshot (or takes the warm machine, when the host kept one for this row's
+    /// revision), moves the machine's time to `now` and delivers the event (JSON).
+    let deliver: @Sendable (_ instance: String, _ snapshot: String, _ warm: WarmMachine?, _ event: String, _ now: Duration)
         throws(DurableError) -> StepResult
-    /// Restores the snapshot and fires the delayed sends due at its earliest due time, if that
-    /// is at or before `now`; `nil` when none is due.
-    let fire: @Sendable (_ instance: String, _ snapshot: String, _ now: Duration) throws(DurableError) -> StepResult?
+    /// Restores the snapshot (or takes the warm machine) and fires the delayed sends due at its
+    /// earliest due time, if that is at or before `now`; `nil` when none is due.
+    let fire: @Sendable (_ instance: String, _ snapshot: String, _ warm: WarmMachine?, _ now: Duration)
+        throws(DurableError) -> StepResult?
     /// Replays a journal on a fresh machine and compares each row's configuration, and at the
     /// end the whole snapshot, with what was stored (rule D11).
     let replay: @Sendable (_ instance: InstanceRecord, _ journal: [JournalEntry]) throws(DurableError) -> Void
@@ -65,14 +81,15 @@ struct RegisteredChart: Sendable {
         self.version = version
         let runner = ChartRunner(chart: chart, name: name, version: version)
         start = { id throws(DurableError) in try runner.start(id, context: initialContext) }
-        deliver = { id, snapshot, event, now throws(DurableError) in try runner.deliver(id, snapshot, event, now) }
-        fire = { id, snapshot, now throws(DurableError) in try runner.fire(id, snapshot, now) }
+        deliver = { id, snapshot, warm, event, now throws(DurableError) in
+            try runner.deliver(id, snapshot, warm, event, now)
+        }
+        fire = { id, snapshot, warm, now throws(DurableError) in try runner.fire(id, snapshot, warm, now) }
         check = { id, snapshot throws(DurableError) in _ = try runner.restore(id, snapshot) }
         fingerprint = runner.fingerprint
         adopt = { id, snapshot throws(DurableError) in
-            var (_, instance) = try runner.restore(id, snapshot)
-            var names = runner.invocationNames(discardingRestartsOf: &instance)
-            return try runner.result(of: &instance, handled: true, journalEvent: "null", names: &names)
+            var machine = try runner.machine(id, snapshot, nil)
+            return try runner.result(of: &machine, handled: true, journalEvent: "null")
         }
         replay = { record, journal throws(DurableError) in
             try JournalReplay(runner: runner, record: record).run(journal, context: initialContext)
@@ -95,14 +112,13 @@ struct ChartRunner<E: Hashable & Sendable & Codable, C: Sendable & Codable>: Sen
     }
 
     func start(_ id: String, context: C) throws(DurableError) -> StepResult {
-        var instance = ChartInstance(chart: chart, context: context)
-        var names: [UInt64: StepEffect] = [:]
+        var machine = Machine(instance: ChartInstance(chart: chart, context: context), names: [:])
         do {
-            try instance.start()
+            try machine.instance.start()
         } catch {
             throw .machineFailed(instance: id, error: error)
         }
-        return try result(of: &instance, handled: true, journalEvent: "null", names: &names)
+        return try result(of: &machine, handled: true, journalEvent: "null")
     }
 
     /// Decodes a stored snapshot and restores it into an instance of the chart.
@@ -146,20 +162,35 @@ struct ChartRunner<E: Hashable & Sendable & Codable, C: Sendable & Codable>: Sen
         return running
     }
 
-    func fire(_ id: String, _ json: String, _ now: Duration) throws(DurableError) -> StepResult? {
-        var (snapshot, instance) = try restore(id, json)
-        var names = invocationNames(discardingRestartsOf: &instance)
-        guard let due = instance.nextDueTime, due <= now else { return nil }
-        let fired = snapshot.pendingSends.filter { snapshot.now + $0.remaining == due }.map(\.event)
-        // Actions that fail while a timer fires are committed anyway (rule D6): the chart saw
-        // `error.execution`, and refusing the step would fire the same timer again forever.
-        try? instance.advance(by: due - instance.now)
-        return try result(of: &instance, handled: true, journalEvent: encode(fired), names: &names)
+    /// A running machine with the names of the invoked work it runs, by token.
+    struct Machine {
+        var instance: ChartInstance<E, C>
+        var names: [UInt64: StepEffect]
     }
 
-    func deliver(_ id: String, _ json: String, _ eventJSON: String, _ now: Duration) throws(DurableError) -> StepResult {
+    /// The warm machine if the host kept one, else the stored snapshot restored.
+    func machine(_ id: String, _ json: String, _ warm: WarmMachine?) throws(DurableError) -> Machine {
+        if let machine = warm?.value as? Machine { return machine }
         var (_, instance) = try restore(id, json)
-        var names = invocationNames(discardingRestartsOf: &instance)
+        let names = invocationNames(discardingRestartsOf: &instance)
+        return Machine(instance: instance, names: names)
+    }
+
+    func fire(_ id: String, _ json: String, _ warm: WarmMachine?, _ now: Duration) throws(DurableError) -> StepResult? {
+        var machine = try machine(id, json, warm)
+        guard let due = machine.instance.nextDueTime, due <= now else { return nil }
+        let before = machine.instance.snapshot()
+        let fired = before.pendingSends.filter { before.now + $0.remaining == due }.map(\.event)
+        // Actions that fail while a timer fires are committed anyway (rule D6): the chart saw
+        // `error.execution`, and refusing the step would fire the same timer again forever.
+        try? machine.instance.advance(by: due - machine.instance.now)
+        return try result(of: &machine, handled: true, journalEvent: encode(fired))
+    }
+
+    func deliver(_ id: String, _ json: String, _ warm: WarmMachine?, _ eventJSON: String, _ now: Duration)
+        throws(DurableError) -> StepResult
+    {
+        var machine = try machine(id, json, warm)
         let event: E
         do {
             event = try Self.decoder.decode(E.self, from: Data(eventJSON.utf8))
@@ -169,31 +200,30 @@ struct ChartRunner<E: Hashable & Sendable & Codable, C: Sendable & Codable>: Sen
         let handled: Bool
         do {
             // The host fired the timers due before now, so moving the clock fires none.
-            if now > instance.now { try instance.advance(by: now - instance.now) }
-            handled = try instance.send(event)
+            if now > machine.instance.now { try machine.instance.advance(by: now - machine.instance.now) }
+            handled = try machine.instance.send(event)
         } catch {
             throw .machineFailed(instance: id, error: error)
         }
-        return try result(of: &instance, handled: handled, journalEvent: eventJSON, names: &names)
+        return try result(of: &machine, handled: handled, journalEvent: eventJSON)
     }
 
-    func result(of instance: inout ChartInstance<E, C>, handled: Bool, journalEvent: String, names: inout [UInt64: StepEffect])
-        throws(DurableError) -> StepResult
-    {
-        let snapshot = instance.snapshot()
-        var effects: [StepEffect] = instance.takePendingWork().map {
+    func result(of machine: inout Machine, handled: Bool, journalEvent: String) throws(DurableError) -> StepResult {
+        let snapshot = machine.instance.snapshot()
+        var effects: [StepEffect] = machine.instance.takePendingWork().map {
             StepEffect(kind: "work", name: $0.name ?? "", state: $0.source)
         }
         // A cancel names its work by token only: `names` knows the tokens running before the
         // step (from the restore) and those this step started.
-        for request in instance.takeInvocationRequests() {
+        for request in machine.instance.takeInvocationRequests() {
             switch request {
             case .start(let token, let state, let invocation):
                 let id = chart.id(of: state)
-                names[token] = StepEffect(kind: "invoke.cancel", name: invocation.name, state: id)
+                machine.names[token] = StepEffect(kind: "invoke.cancel", name: invocation.name, state: id)
                 effects.append(StepEffect(kind: "invoke.start", name: invocation.name, state: id))
             case .cancel(let token):
-                effects.append(names[token] ?? StepEffect(kind: "invoke.cancel", name: "", state: ""))
+                effects.append(
+                    machine.names.removeValue(forKey: token) ?? StepEffect(kind: "invoke.cancel", name: "", state: ""))
             }
         }
         var timers: [PendingTimer] = []
@@ -204,7 +234,8 @@ struct ChartRunner<E: Hashable & Sendable & Codable, C: Sendable & Codable>: Sen
         return StepResult(
             snapshot: try encode(snapshot),
             configuration: finished ? snapshot.finalState.map { [$0] } ?? [] : snapshot.activeStates,
-            finished: finished, handled: handled, timers: timers, effects: effects, journalEvent: journalEvent)
+            finished: finished, handled: handled, timers: timers, effects: effects, journalEvent: journalEvent,
+            machine: WarmMachine(machine))
     }
 
     func encode<T: Encodable>(_ value: T) throws(DurableError) -> String { try DurableJSON.encode(value) }
