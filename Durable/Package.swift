@@ -1,0 +1,57 @@
+// swift-tools-version: 6.1
+// Durable statecharts: machines that outlive the process (issue 15). A separate package, like
+// Benchmarks/, so that users of the core library never resolve SQLite (or, later, PostgreSQL).
+//
+//   Durable/Scripts/test.sh          # build with zero warnings, run the tests
+//
+// See Docs/Durability.md for the guarantees (rules D1…) and what is not done yet.
+import PackageDescription
+
+/// The core library's strict settings: Swift 6 mode with complete strict concurrency.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableExperimentalFeature("StrictConcurrency=complete"),
+]
+
+let package = Package(
+    name: "StatechartDurable",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "StatechartDurable", targets: ["StatechartDurable"])
+    ],
+    dependencies: [
+        .package(name: "Statechart", path: ".."),
+        // SQLite through SwiftNIO: async like postgres-nio, so one store protocol fits both
+        // (Docs/Durability.md says why not GRDB).
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+    ],
+    targets: [
+        .target(
+            name: "StatechartDurable",
+            dependencies: [
+                .product(name: "Statechart", package: "Statechart"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Durable macrosteps per second and latency (Docs/Durability.md, Figures). Not a test.
+        .executableTarget(
+            name: "DurableFigures",
+            dependencies: ["StatechartDurable", .product(name: "Statechart", package: "Statechart")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StatechartDurableTests",
+            dependencies: [
+                "StatechartDurable",
+                .product(name: "Statechart", package: "Statechart"),
+                .product(name: "StatechartInterchange", package: "Statechart"),
+                // Raw SQL in tests: damaged rows and a newer schema, as another program would leave them.
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,75 @@
+import Statechart
+
+/// Why a durable host or store refused a request. Every case names the instance, chart or key
+/// involved, so a log line alone tells what went wrong (rule D9).
+public enum DurableError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No instance has this id (it was never created, or it was deleted).
+    case unknownInstance(String)
+    /// An instance with this id exists already.
+    case instanceExists(String)
+    /// An instance id must be a non-empty string.
+    case invalidInstanceID(String)
+    /// No chart is registered under this name and version.
+    case chartNotRegistered(name: String, version: Int)
+    /// A chart is registered under this name and version already.
+    case chartAlreadyRegistered(name: String, version: Int)
+    /// The instance's stored snapshot is not readable JSON of its chart's snapshot type.
+    case corruptSnapshot(instance: String, reason: String)
+    /// The instance's stored snapshot is readable but belongs to another chart or chart version
+    /// (its fingerprint or configuration does not fit the registered chart).
+    case snapshotMismatch(instance: String, chart: String, version: Int, reason: String)
+    /// The event could not be encoded to JSON.
+    case eventNotEncodable(String)
+    /// The event's JSON is not an event of the instance's chart.
+    case eventNotDecodable(instance: String, reason: String)
+    /// The machine refused the event or an action failed; nothing was written.
+    case machineFailed(instance: String, error: MachineError)
+    /// A writer's expected revision of the instance is not the stored one: another writer
+    /// committed first. Nothing was written (rule D4).
+    case revisionConflict(instance: String, expected: Int64, found: Int64)
+    /// The idempotency key was used before on this instance with a different event (rule D3).
+    case idempotencyKeyReused(instance: String, key: String)
+    /// The idempotency key was committed already (a concurrent retry won); read its outcome.
+    case duplicateIdempotencyKey(instance: String, key: String)
+    /// Replaying the instance's journal on a fresh machine does not reach what the journal (or
+    /// the stored snapshot) says, from the row with this sequence on (rule D11).
+    case journalDiverges(instance: String, sequence: Int64, reason: String)
+    /// The instance cannot move to the chart version: its snapshot, with the states renamed,
+    /// does not fit the new version (a state it does not have, an illegal configuration, a
+    /// context it cannot decode). Nothing was written (rule D12).
+    case migrationFailed(instance: String, from: Int, to: Int, reason: String)
+    /// The database reported an error.
+    case storage(String)
+    /// The database's schema is newer than this package knows, or a migration failed.
+    case schema(String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .unknownInstance(let id): return "no instance '\(id)'"
+        case .instanceExists(let id): return "instance '\(id)' exists already"
+        case .invalidInstanceID(let id): return "invalid instance id '\(id)': it must not be empty"
+        case .chartNotRegistered(let name, let version): return "no chart '\(name)' version \(version) is registered"
+        case .chartAlreadyRegistered(let name, let version):
+            return "chart '\(name)' version \(version) is registered already"
+        case .corruptSnapshot(let id, let reason): return "the snapshot of instance '\(id)' is corrupt: \(reason)"
+        case .snapshotMismatch(let id, let chart, let version, let reason):
+            return "the snapshot of instance '\(id)' does not fit chart '\(chart)' version \(version): \(reason)"
+        case .eventNotEncodable(let reason): return "the event does not encode to JSON: \(reason)"
+        case .eventNotDecodable(let id, let reason): return "the event is not an event of instance '\(id)': \(reason)"
+        case .machineFailed(let id, let error): return "instance '\(id)': \(error)"
+        case .revisionConflict(let id, let expected, let found):
+            return "instance '\(id)' is at revision \(found), not \(expected): another writer committed first"
+        case .idempotencyKeyReused(let id, let key):
+            return "idempotency key '\(key)' was used on instance '\(id)' with another event"
+        case .duplicateIdempotencyKey(let id, let key):
+            return "idempotency key '\(key)' was committed on instance '\(id)' already"
+        case .journalDiverges(let id, let sequence, let reason):
+            return "the journal of instance '\(id)' diverges at sequence \(sequence): \(reason)"
+        case .migrationFailed(let id, let from, let to, let reason):
+            return "instance '\(id)' cannot move from version \(from) to \(to): \(reason)"
+        case .storage(let message): return "storage error: \(message)"
+        case .schema(let message): return "schema error: \(message)"
+        }
+    }
+}

@@ -1,0 +1,90 @@
+/// Durable timers: pending delayed sends are rows with absolute due times; the host fires the
+/// due ones through the same one-transaction path as events (rule D6).
+
+/// What one sweep over due timers did.
+public struct TimerSweep: Sendable, Hashable {
+    /// The timer macrosteps committed.
+    public var fired: Int
+    /// The instances whose timers could not fire, with why (they are tried again next sweep).
+    public var failures: [DurableError]
+
+    /// Describes a sweep.
+    public init(fired: Int, failures: [DurableError]) {
+        self.fired = fired
+        self.failures = failures
+    }
+}
+
+extension DurableHost {
+    /// Fires every timer due at or before the clock's now, instance by instance (claiming
+    /// instances, not single timers, keeps each instance's order); each due instant is one
+    /// committed macrostep. A failing instance does not stop the others.
+    @discardableResult
+    public func fireDueTimers(limit: Int = 1_000) async -> TimerSweep {
+        var sweep = TimerSweep(fired: 0, failures: [])
+        let now = clock.now().nanoseconds
+        let ids: [String]
+        do {
+            ids = try await store.instancesWithTimersDue(atOrBefore: now, limit: limit)
+        } catch {
+            sweep.failures.append(error)
+            return sweep
+        }
+        for id in ids {
+            await acquire(id)
+            do {
+                sweep.fired += try await fireDueTimers(of: id, upTo: now).fired
+            } catch {
+                sweep.failures.append(error)
+            }
+            release(id)
+        }
+        return sweep
+    }
+
+    /// Fires the instance's timers due at or before `now`, one committed macrostep per due
+    /// instant, in due order. The caller holds the instance.
+    /// Returns how many timer steps it committed and the instance as it stands afterwards (`nil`
+    /// when there is none), which a send goes on from without reading it again.
+    func fireDueTimers(of id: String, upTo now: Int64) async throws(DurableError) -> (fired: Int, record: InstanceRecord?) {
+        var fired = 0
+        var conflicts = 0
+        while true {
+            guard let record = try await store.instance(id) else { return (fired, nil) }
+            let chart = try chart(for: record)
+            let warm = warm(for: record)
+            guard let result = try chart.fire(id, record.snapshot, warm, machineTime(of: record, at: now)) else {
+                return (fired, record)
+            }
+            let commit = makeCommit(record, result, kind: .timers, key: nil, event: result.journalEvent, now: now)
+            do {
+                try await store.commit(commit)
+            } catch .revisionConflict where conflicts < Self.conflictRetries {
+                // Another host fired it (or sent an event) first: read the new revision and look again.
+                conflicts += 1
+                statistics.conflictsRetried += 1
+                continue
+            }
+            statistics.committed += 1
+            if warm != nil { statistics.keptMachinesUsed += 1 }
+            keep(commit, result)
+            await dispatch(commit.outbox)
+            fired += 1
+            conflicts = 0
+        }
+    }
+
+    /// Polls for due timers every `interval` of the host's clock until the task is cancelled.
+    /// Each sweep's result is kept in ``lastSweep``; pending effects are retried each time.
+    public func run(every interval: Duration) async {
+        while !Task.isCancelled {
+            lastSweep = await fireDueTimers()
+            _ = try? await dispatchPendingEffects()
+            do {
+                try await clock.sleepUntil(clock.now() + interval)
+            } catch {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,397 @@
+import Foundation
+import Statechart
+
+/// Runs durable machine instances: every macrostep is committed to a ``DurableStore`` before the
+/// call that caused it returns (rule D1).
+///
+/// ```swift
+/// let store = try await SQLiteStore(path: "orders.sqlite")
+/// let host = DurableHost(store: store)
+/// try await host.register(orderChart, name: "order", version: 1, initialContext: Order())
+/// try await host.create("order-42", chart: "order", version: 1)
+/// let outcome = try await host.send(OrderEvent.pay, to: "order-42", idempotencyKey: "req-7")
+/// // Acknowledged means durable: a crash now loses nothing; a retry with "req-7" is applied once.
+/// ```
+///
+/// Instances are pinned to the chart name and version they were created with. The host keeps no
+/// machine in memory between calls: each macrostep restores the stored snapshot, runs, and
+/// commits with a revision compare-and-swap, so two hosts on one database never both apply a
+/// step from the same revision (rule D4).
+public actor DurableHost {
+    let store: any DurableStore
+    let clock: HostClock
+    let effectHandler: (@Sendable (OutboxEntry) async throws -> Void)?
+    var charts: [ChartKey: RegisteredChart] = [:]
+    /// Per instance, the callers waiting for it (present while one holds it).
+    var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Restored machines kept between macrosteps, by instance (see ``keep(_:_:)``).
+    var kept: [String: KeptMachine] = [:]
+    /// The most machines kept in memory between macrosteps.
+    public let keptMachinesLimit: Int
+    /// What this host did since it was created.
+    public internal(set) var statistics = HostStatistics()
+    /// What the last timer sweep of ``run(every:)`` did.
+    public internal(set) var lastSweep = TimerSweep(fired: 0, failures: [])
+
+    struct ChartKey: Hashable {
+        var name: String
+        var version: Int
+    }
+
+    /// Creates a host on a store (which must have been prepared: the stores' initialisers do).
+    ///
+    /// - Parameters:
+    ///   - store: Where instances live.
+    ///   - clock: Where due times come from; ``HostClock/system`` by default.
+    ///   - effects: Called after commit for each effect in the outbox, at least once (rule D7);
+    ///     an effect whose call throws stays pending for ``dispatchPendingEffects(limit:)``.
+    ///   - keptMachines: How many restored machines the host keeps in memory between macrosteps,
+    ///     so that the next step of an unchanged instance does not decode its snapshot (rule D14).
+    public init(
+        store: any DurableStore, clock: HostClock = .system, keptMachines: Int = 10_000,
+        effects: (@Sendable (OutboxEntry) async throws -> Void)? = nil
+    ) {
+        self.keptMachinesLimit = max(keptMachines, 0)
+        self.store = store
+        self.clock = clock
+        self.effectHandler = effects
+    }
+
+    // MARK: - Charts
+
+    /// Registers a compiled chart under a name and version (Swift builder charts through
+    /// `TypedChart.chart`, SCXML charts as loaded).
+    ///
+    /// - Throws: ``DurableError/chartAlreadyRegistered(name:version:)``.
+    public func register<E: Hashable & Sendable & Codable, C: Sendable & Codable>(
+        _ chart: Chart<E, C>, name: String? = nil, version: Int, initialContext: C
+    ) throws(DurableError) {
+        let name = name ?? chart.name
+        let key = ChartKey(name: name, version: version)
+        guard charts[key] == nil else { throw .chartAlreadyRegistered(name: name, version: version) }
+        charts[key] = RegisteredChart(chart: chart, name: name, version: version, initialContext: initialContext)
+    }
+
+    /// Registers a Swift builder chart (see ``register(_:name:version:initialContext:)-(Chart<E,C>,_,_,_)``).
+    public func register<E: Hashable & Sendable & Codable, C: Sendable & Codable>(
+        _ typed: TypedChart<E, C>, name: String? = nil, version: Int, initialContext: C
+    ) throws(DurableError) {
+        try register(typed.chart, name: name, version: version, initialContext: initialContext)
+    }
+
+    func chart(for record: InstanceRecord) throws(DurableError) -> RegisteredChart {
+        guard let chart = charts[ChartKey(name: record.chartName, version: record.chartVersion)] else {
+            throw .chartNotRegistered(name: record.chartName, version: record.chartVersion)
+        }
+        return chart
+    }
+
+    // MARK: - Instances
+
+    /// Creates and starts an instance; returns once its start is committed (journal sequence 0).
+    ///
+    /// - Throws: ``DurableError/invalidInstanceID(_:)``, ``DurableError/chartNotRegistered(name:version:)``,
+    ///   ``DurableError/instanceExists(_:)``, ``DurableError/machineFailed(instance:error:)`` when
+    ///   the start's actions fail (nothing is written).
+    @discardableResult
+    public func create(_ id: String, chart name: String, version: Int) async throws(DurableError) -> InstanceRecord {
+        guard !id.isEmpty else { throw .invalidInstanceID(id) }
+        guard let chart = charts[ChartKey(name: name, version: version)] else {
+            throw .chartNotRegistered(name: name, version: version)
+        }
+        await acquire(id)
+        defer { release(id) }
+        let result = try chart.start(id)
+        let now = clock.now().nanoseconds
+        let blank = InstanceRecord(
+            id: id, chartName: name, chartVersion: version, revision: 0, sequence: -1, originNanoseconds: now,
+            finished: false, activeStates: [], snapshot: "")
+        let commit = makeCommit(blank, result, kind: .start, key: nil, event: result.journalEvent, now: now)
+        try await store.insert(commit)
+        statistics.committed += 1
+        keep(commit, result)
+        await dispatch(commit.outbox)
+        return commit.instance
+    }
+
+    /// Sends an event to an instance and returns once its macrostep is committed (rule D1).
+    ///
+    /// Timers of the instance that fell due before now fire first, each as its own macrostep
+    /// (rule D6). With an idempotency key, a send whose key was committed before on this instance
+    /// runs nothing and returns the recorded outcome with ``SendOutcome/replayed`` set (rule D3).
+    ///
+    /// - Throws: ``DurableError/unknownInstance(_:)``, ``DurableError/eventNotEncodable(_:)``,
+    ///   ``DurableError/eventNotDecodable(instance:reason:)``, ``DurableError/machineFailed(instance:error:)``
+    ///   (the machine refused the event or an action failed: nothing was written),
+    ///   ``DurableError/idempotencyKeyReused(instance:key:)``, the snapshot errors and the store's.
+    @discardableResult
+    public func send<E: Encodable>(_ event: E, to id: String, idempotencyKey: String? = nil) async throws(DurableError)
+        -> SendOutcome
+    {
+        let json: String
+        do {
+            json = String(decoding: try DurableJSON.encoder.encode(event), as: UTF8.self)
+        } catch {
+            throw .eventNotEncodable(String(describing: error))
+        }
+        return try await send(json: json, to: id, idempotencyKey: idempotencyKey)
+    }
+
+    /// Sends an event given as JSON (see ``send(_:to:idempotencyKey:)``).
+    @discardableResult
+    public func send(json: String, to id: String, idempotencyKey: String? = nil) async throws(DurableError)
+        -> SendOutcome
+    {
+        await acquire(id)
+        defer { release(id) }
+        var conflicts = 0
+        while true {
+            if let key = idempotencyKey, let recorded = try await recordedOutcome(key, of: id, event: json) {
+                return recorded
+            }
+            // One reading of the clock for both: a timer due between the two would otherwise fire
+            // inside the event's macrostep instead of in its own.
+            let now = clock.now().nanoseconds
+            guard let record = try await fireDueTimers(of: id, upTo: now).record else { throw .unknownInstance(id) }
+            let chart = try chart(for: record)
+            let warm = warm(for: record)
+            let result = try chart.deliver(id, record.snapshot, warm, json, machineTime(of: record, at: now))
+            let commit = makeCommit(record, result, kind: .event, key: idempotencyKey, event: json, now: now)
+            do {
+                try await store.commit(commit)
+            } catch .revisionConflict where conflicts < Self.conflictRetries {
+                // Another host committed a step of this instance first; ours wrote nothing, so it
+                // runs again on the new revision (rule D4).
+                conflicts += 1
+                statistics.conflictsRetried += 1
+                continue
+            } catch .duplicateIdempotencyKey(let id, let key) {
+                // Another host committed the same key between our check and our commit: its outcome stands.
+                guard let recorded = try await recordedOutcome(key, of: id, event: json) else { throw .unknownInstance(id) }
+                statistics.replayed += 1
+                return recorded
+            }
+            statistics.committed += 1
+            if warm != nil { statistics.keptMachinesUsed += 1 }
+            keep(commit, result)
+            await dispatch(commit.outbox)
+            return commit.idempotency?.outcome ?? Self.outcome(of: commit, handled: result.handled)
+        }
+    }
+
+    /// How many times in a row a step is run again after losing the compare-and-swap to another
+    /// host before the conflict is reported.
+    static var conflictRetries: Int { 16 }
+
+    func recordedOutcome(_ key: String, of id: String, event: String) async throws(DurableError) -> SendOutcome? {
+        guard let recorded = try await store.idempotency(key, of: id) else { return nil }
+        guard recorded.event == event else { throw .idempotencyKeyReused(instance: id, key: key) }
+        var outcome = recorded.outcome
+        outcome.replayed = true
+        statistics.replayed += 1
+        return outcome
+    }
+
+    /// The stored instance.
+    ///
+    /// - Throws: ``DurableError/unknownInstance(_:)``.
+    public func instance(_ id: String) async throws(DurableError) -> InstanceRecord {
+        guard let record = try await store.instance(id) else { throw .unknownInstance(id) }
+        return record
+    }
+
+    /// The stored snapshot of an instance, decoded and checked against its registered chart.
+    ///
+    /// - Throws: ``DurableError/unknownInstance(_:)``, ``DurableError/corruptSnapshot(instance:reason:)``,
+    ///   ``DurableError/snapshotMismatch(instance:chart:version:reason:)``.
+    public func snapshot<E: Hashable & Sendable & Codable, C: Sendable & Codable>(
+        of id: String, as type: ChartSnapshot<E, C>.Type = ChartSnapshot<E, C>.self
+    ) async throws(DurableError) -> ChartSnapshot<E, C> {
+        let record = try await instance(id)
+        let chart = try chart(for: record)
+        try chart.check(id, record.snapshot)
+        do {
+            return try JSONDecoder().decode(type, from: Data(record.snapshot.utf8))
+        } catch {
+            throw .corruptSnapshot(instance: id, reason: String(describing: error))
+        }
+    }
+
+    /// The instances whose active states (at any level) include `state`; every instance when `nil`.
+    public func instances(inState state: String? = nil) async throws(DurableError) -> [InstanceRecord] {
+        try await store.instances(inState: state)
+    }
+
+    /// The journal of an instance in sequence order: one row per committed macrostep (rule D5).
+    public func journal(of id: String) async throws(DurableError) -> [JournalEntry] {
+        try await store.journal(of: id)
+    }
+
+    /// Replays the instance's journal on a fresh machine of its chart and checks that every row's
+    /// configuration, and at the end the stored snapshot, is what the replay reaches (rule D11).
+    /// Returns the number of rows replayed.
+    ///
+    /// - Throws: ``DurableError/journalDiverges(instance:sequence:reason:)`` naming the first row
+    ///   that does not replay, ``DurableError/unknownInstance(_:)``,
+    ///   ``DurableError/chartNotRegistered(name:version:)``.
+    @discardableResult
+    public func verifyJournal(of id: String) async throws(DurableError) -> Int {
+        await acquire(id)
+        defer { release(id) }
+        guard let record = try await store.instance(id) else { throw .unknownInstance(id) }
+        let journal = try await store.journal(of: id)
+        try chart(for: record).replay(record, journal)
+        return journal.count
+    }
+
+    /// Deletes an instance with its journal, keys, timers and effects; returns whether it existed.
+    @discardableResult
+    public func delete(_ id: String) async throws(DurableError) -> Bool {
+        await acquire(id)
+        defer { release(id) }
+        kept[id] = nil
+        return try await store.delete(id)
+    }
+
+    // MARK: - Commits
+
+    func machineTime(of record: InstanceRecord, at now: Int64) -> Duration {
+        .nanoseconds(max(now - record.originNanoseconds, 0))
+    }
+
+    func makeCommit(
+        _ record: InstanceRecord, _ result: StepResult, kind: JournalKind, key: String?, event: String, now: Int64
+    ) -> MacrostepCommit {
+        let id = record.id
+        let sequence = record.sequence + 1
+        var instance = record
+        instance.revision = record.revision + 1
+        instance.sequence = sequence
+        instance.finished = result.finished
+        instance.activeStates = result.configuration
+        instance.snapshot = result.snapshot
+        let journal = JournalEntry(
+            instanceID: id, sequence: sequence, kind: kind, event: event, configuration: result.configuration,
+            atNanoseconds: now, idempotencyKey: key)
+        let timers = result.timers.enumerated().map { i, t in
+            TimerRecord(
+                instanceID: id, position: i, dueNanoseconds: record.originNanoseconds + t.due.nanoseconds,
+                event: t.event, sendID: t.sendID)
+        }
+        let outbox = result.effects.enumerated().map { i, e in
+            OutboxEntry(instanceID: id, sequence: sequence, position: i, kind: e.kind, name: e.name, state: e.state)
+        }
+        var commit = MacrostepCommit(
+            instance: instance, expectedRevision: record.revision, journal: journal, idempotency: nil, timers: timers,
+            outbox: outbox)
+        if let key {
+            commit.idempotency = IdempotencyRecord(
+                key: key, event: event, outcome: Self.outcome(of: commit, handled: result.handled))
+        }
+        return commit
+    }
+
+    static func outcome(of commit: MacrostepCommit, handled: Bool) -> SendOutcome {
+        SendOutcome(
+            sequence: commit.journal.sequence, handled: handled, configuration: commit.instance.activeStates,
+            finished: commit.instance.finished)
+    }
+
+    // MARK: - Kept machines
+
+    /// The machine this host kept for the instance, if the row read is exactly the one it wrote
+    /// from it: same snapshot text (and so same revision and chart). Another writer, a tampered
+    /// row or a recreated instance means a different text, and the snapshot is decoded (rule D14).
+    func warm(for record: InstanceRecord) -> WarmMachine? {
+        guard let k = kept[record.id], k.revision == record.revision, k.version == record.chartVersion,
+            k.snapshot == record.snapshot
+        else { return nil }
+        return k.machine
+    }
+
+    /// Keeps the machine a committed step left.
+    func keep(_ commit: MacrostepCommit, _ result: StepResult) {
+        let id = commit.instance.id
+        guard keptMachinesLimit > 0 else { return }
+        if kept[id] == nil, kept.count >= keptMachinesLimit { kept.remove(at: kept.startIndex) }
+        kept[id] = KeptMachine(
+            revision: commit.instance.revision, version: commit.instance.chartVersion, snapshot: commit.instance.snapshot,
+            machine: result.machine)
+    }
+
+    // MARK: - Effects
+
+    func dispatch(_ entries: [OutboxEntry]) async {
+        guard let effectHandler else { return }
+        for entry in entries {
+            do {
+                try await effectHandler(entry)
+                try await store.markDispatched(entry)
+            } catch {
+                // It stays pending: dispatchPendingEffects retries it (at least once, rule D7).
+            }
+        }
+    }
+
+    /// Dispatches effects that are still pending (their first dispatch failed, or the process
+    /// stopped after commit); returns how many were dispatched now.
+    @discardableResult
+    public func dispatchPendingEffects(limit: Int = 1_000) async throws(DurableError) -> Int {
+        guard let effectHandler else { return 0 }
+        var count = 0
+        for entry in try await store.pendingOutbox(limit: limit) {
+            do {
+                try await effectHandler(entry)
+                try await store.markDispatched(entry)
+                count += 1
+            } catch {
+                continue
+            }
+        }
+        return count
+    }
+
+    // MARK: - One writer per instance in this host
+
+    /// Waits until no other call of this host works on `id`, in arrival order (rule D2): an
+    /// actor's methods interleave at every `await`, so two sends to one instance would otherwise
+    /// read the same revision and the second would lose the compare-and-swap.
+    func acquire(_ id: String) async {
+        if waiters[id] == nil {
+            waiters[id] = []
+            return
+        }
+        await withCheckedContinuation { continuation in waiters[id, default: []].append(continuation) }
+    }
+
+    func release(_ id: String) {
+        guard var queue = waiters[id] else { return }
+        if queue.isEmpty {
+            waiters[id] = nil
+        } else {
+            let next = queue.removeFirst()
+            waiters[id] = queue
+            next.resume()
+        }
+    }
+}
+
+/// Counts of what a ``DurableHost`` did, for monitoring and tests.
+public struct HostStatistics: Sendable, Hashable {
+    /// Macrosteps committed (starts, events and timers).
+    public var committed = 0
+    /// Steps run again after another writer won the compare-and-swap (rule D4).
+    public var conflictsRetried = 0
+    /// Sends answered with a recorded outcome (rule D3).
+    public var replayed = 0
+    /// Steps that ran on a machine kept from the step before instead of a decoded snapshot (rule D14).
+    public var keptMachinesUsed = 0
+}
+
+/// A machine kept after a commit, with the row it was written to.
+struct KeptMachine {
+    var revision: Int64
+    var version: Int
+    var snapshot: String
+    var machine: WarmMachine
+}

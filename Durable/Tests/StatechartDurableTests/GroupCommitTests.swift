@@ -1,0 +1,82 @@
+@testable import StatechartDurable
+import Statechart
+import StatechartInterchange
+import Testing
+
+/// Group commit on SQLite (rule D13).
+@Suite struct GroupCommitTests {
+    func step(_ id: String, from revision: Int64, to states: [String], key: String? = nil) -> MacrostepCommit {
+        let instance = InstanceRecord(
+            id: id, chartName: "order", chartVersion: 1, revision: revision + 1, sequence: revision, originNanoseconds: 0,
+            finished: false, activeStates: states, snapshot: "{}")
+        let outcome = SendOutcome(sequence: revision, handled: true, configuration: states, finished: false)
+        return MacrostepCommit(
+            instance: instance, expectedRevision: revision,
+            journal: JournalEntry(
+                instanceID: id, sequence: revision, kind: revision == 0 ? .start : .event, event: "null",
+                configuration: states, atNanoseconds: 0, idempotencyKey: key),
+            idempotency: key.map { IdempotencyRecord(key: $0, event: "null", outcome: outcome) }, timers: [], outbox: [])
+    }
+
+    // D13: one transaction, each macrostep checked on its own: the refused ones (a lost
+    // compare-and-swap, a duplicate key) are left out alone, the others are committed.
+    @Test func refusedMacrostepsOfABatchAreLeftOutAlone() async throws {
+        let store = try await SQLiteStore(path: temporaryDatabasePath())
+        for id in ["a", "b", "c"] { try await store.insert(step(id, from: 0, to: ["open"])) }
+        try await store.commit(step("c", from: 1, to: ["paid"], key: "k"))
+        let results = await store.commitBatch([
+            step("a", from: 1, to: ["paid"]),
+            step("a", from: 1, to: ["shipped"]),  // stale: a is at revision 2 by now
+            step("b", from: 1, to: ["paid"]),
+            step("c", from: 2, to: ["shipped"], key: "k"),  // the key is recorded already
+        ])
+        #expect(results.map { (try? $0.get()) != nil } == [true, false, true, false])
+        #expect(throws: DurableError.revisionConflict(instance: "a", expected: 1, found: 2)) { try results[1].get() }
+        #expect(throws: DurableError.duplicateIdempotencyKey(instance: "c", key: "k")) { try results[3].get() }
+        #expect(try await store.instance("a")?.activeStates == ["paid"])
+        #expect(try await store.instance("b")?.activeStates == ["paid"])
+        #expect(try await store.instance("c")?.activeStates == ["paid"])
+        #expect(try await store.journal(of: "a").map(\.sequence) == [0, 1])
+        #expect(try await store.journal(of: "c").map(\.sequence) == [0, 1])
+        #expect(await store.transactionsCommitted == 2)
+        #expect(await store.macrostepsCommitted == 3)
+        await store.close()
+    }
+
+    // D13: two macrosteps of one instance in one batch (two hosts sharing a store) apply in order:
+    // the later one's row stands, both journal rows and keys are kept.
+    @Test func successiveMacrostepsOfOneInstanceInABatchApplyInOrder() async throws {
+        let store = try await SQLiteStore(path: temporaryDatabasePath())
+        try await store.insert(step("a", from: 0, to: ["open"]))
+        let results = await store.commitBatch([
+            step("a", from: 1, to: ["paid"], key: "k1"), step("a", from: 2, to: ["shipped"], key: "k2"),
+            step("a", from: 3, to: ["lost"], key: "k1"),
+        ])
+        #expect(results.map { (try? $0.get()) != nil } == [true, true, false])
+        #expect(try await store.instance("a")?.activeStates == ["shipped"])
+        #expect(try await store.instance("a")?.revision == 3)
+        #expect(try await store.instances(inState: "shipped").map(\.id) == ["a"])
+        #expect(try await store.journal(of: "a").map(\.configuration) == [["open"], ["paid"], ["shipped"]])
+        #expect(try await store.idempotency("k2", of: "a")?.outcome.configuration == ["shipped"])
+        await store.close()
+    }
+
+    // D13: many instances sending at once are all acknowledged, each journal in order; the
+    // store counts how many transactions carried them.
+    @Test func concurrentSendsToManyInstancesAreAllCommitted() async throws {
+        let store = try await SQLiteStore(path: temporaryDatabasePath())
+        let host = try await makeHost(store)
+        let ids = (0..<32).map { "t\($0)" }
+        for id in ids { try await host.create(id, chart: "toggle", version: 1) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in ids {
+                group.addTask { for n in 0..<5 { try await host.send(SCXMLEvent("flip"), to: id, idempotencyKey: "\(n)") } }
+            }
+            try await group.waitForAll()
+        }
+        for id in ids { #expect(try await host.journal(of: id).map(\.sequence) == Array(0...5)) }
+        #expect(await store.macrostepsCommitted == 32 * 5)
+        #expect(await store.transactionsCommitted <= 32 * 5)
+        await store.close()
+    }
+}

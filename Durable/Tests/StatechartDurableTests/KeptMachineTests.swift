@@ -1,0 +1,51 @@
+import Statechart
+import StatechartDurable
+import StatechartInterchange
+import Testing
+
+/// Machines kept in memory between macrosteps (rule D14).
+@Suite struct KeptMachineTests {
+    // D14: consecutive steps of an instance run on the machine the host kept, and reach what a
+    // decoded snapshot reaches: the journal replays into the stored snapshot.
+    @Test(arguments: StoreKind.allCases)
+    func consecutiveStepsRunOnTheKeptMachine(kind: StoreKind) async throws {
+        let clock = ManualClock()
+        let host = try await makeHost(try await kind.make(), clock: clock)
+        try await host.create("o1", chart: "order", version: 1)
+        try await host.send(OrderEvent.pay, to: "o1")
+        try await host.send(OrderEvent.notify, to: "o1")
+        try await host.create("o2", chart: "order", version: 1)
+        await clock.advance(by: .seconds(31))
+        #expect(await host.fireDueTimers().fired == 1)
+        #expect(await host.statistics.keptMachinesUsed == 3)
+        #expect(try await host.verifyJournal(of: "o1") == 3)
+        #expect(try await host.verifyJournal(of: "o2") == 2)
+        let snapshot = try await host.snapshot(of: "o1", as: ChartSnapshot<OrderEvent, Order>.self)
+        #expect(snapshot.context.payments == 1)
+    }
+
+    // D14: a row another host changed is decoded, not run on the stale kept machine.
+    @Test(arguments: StoreKind.allCases)
+    func aRowChangedByAnotherHostIsDecoded(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let mine = try await makeHost(store)
+        let other = try await makeHost(store)
+        try await mine.create("t", chart: "toggle", version: 1)
+        try await other.send(SCXMLEvent("flip"), to: "t")  // a → b, behind my host's back
+        #expect(try await mine.send(SCXMLEvent("flip"), to: "t").configuration == ["a"])
+        #expect(try await mine.send(SCXMLEvent("flip"), to: "t").configuration == ["b"])
+        #expect(await mine.statistics.keptMachinesUsed == 1)  // only the last step
+        #expect(try await mine.verifyJournal(of: "t") == 4)
+    }
+
+    // D14: with no machines kept every step decodes its snapshot, with the same results.
+    @Test func keepingNoMachinesDecodesEveryStep() async throws {
+        let host = DurableHost(store: InMemoryStore(), clock: .manual(ManualClock()), keptMachines: 0)
+        try await host.register(try toggleChart(), name: "toggle", version: 1, initialContext: SCXMLContext())
+        try await host.create("t", chart: "toggle", version: 1)
+        for _ in 0..<3 { try await host.send(SCXMLEvent("flip"), to: "t") }
+        #expect(await host.statistics.keptMachinesUsed == 0)
+        #expect(try await host.instance("t").activeStates == ["b"])
+        #expect(try await host.verifyJournal(of: "t") == 4)
+    }
+}

@@ -1,0 +1,129 @@
+import StatechartDurable
+import Testing
+
+/// The store protocol's contract, run against every store (issue 15 §2: one shared suite).
+@Suite struct StoreSuiteTests {
+    /// A commit for instance `id` from `revision` to `revision + 1`, as the host would write it.
+    func step(_ id: String, from revision: Int64, states: [String], key: String? = nil, timers: [Int64] = [],
+              effects: Int = 0) -> MacrostepCommit {
+        let sequence = revision  // the start (revision 1) is sequence 0
+        let instance = InstanceRecord(
+            id: id, chartName: "order", chartVersion: 1, revision: revision + 1, sequence: sequence, originNanoseconds: 0,
+            finished: false, activeStates: states, snapshot: "{\"step\":\(sequence)}")
+        let outcome = SendOutcome(sequence: sequence, handled: true, configuration: states, finished: false)
+        return MacrostepCommit(
+            instance: instance, expectedRevision: revision,
+            journal: JournalEntry(
+                instanceID: id, sequence: sequence, kind: revision == 0 ? .start : .event, event: "\"e\(sequence)\"",
+                configuration: states, atNanoseconds: sequence, idempotencyKey: key),
+            idempotency: key.map { IdempotencyRecord(key: $0, event: "\"e\(sequence)\"", outcome: outcome) },
+            timers: timers.enumerated().map {
+                TimerRecord(instanceID: id, position: $0.offset, dueNanoseconds: $0.element, event: "\"t\"", sendID: nil)
+            },
+            outbox: (0..<effects).map {
+                OutboxEntry(instanceID: id, sequence: sequence, position: $0, kind: "work", name: "w\($0)", state: "s")
+            })
+    }
+
+    // D4: a writer whose expected revision is stale is refused, and nothing it carried is written.
+    @Test(arguments: StoreKind.allCases)
+    func staleWriterIsRefused(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await store.insert(step("i", from: 0, states: ["open"]))
+        try await store.commit(step("i", from: 1, states: ["paid"], key: "k1"))
+        await #expect(throws: DurableError.revisionConflict(instance: "i", expected: 1, found: 2)) {
+            try await store.commit(step("i", from: 1, states: ["shipped"], key: "k2", timers: [5], effects: 1))
+        }
+        #expect(try await store.instance("i")?.activeStates == ["paid"])
+        #expect(try await store.journal(of: "i").map(\.sequence) == [0, 1])
+        #expect(try await store.idempotency("k2", of: "i") == nil)
+        #expect(try await store.timers(of: "i").isEmpty)
+        #expect(try await store.pendingOutbox(limit: 10).isEmpty)
+        await #expect(throws: DurableError.unknownInstance("nobody")) {
+            try await store.commit(step("nobody", from: 1, states: []))
+        }
+    }
+
+    // D9: creating an instance twice is refused and keeps the first.
+    @Test(arguments: StoreKind.allCases)
+    func insertRefusesAnExistingInstance(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await store.insert(step("i", from: 0, states: ["open"]))
+        await #expect(throws: DurableError.instanceExists("i")) { try await store.insert(step("i", from: 0, states: ["x"])) }
+        #expect(try await store.instance("i")?.activeStates == ["open"])
+    }
+
+    // D3: a key is recorded once per instance; the same key on another instance is another key.
+    @Test(arguments: StoreKind.allCases)
+    func idempotencyKeysAreRecordedOnce(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await store.insert(step("i", from: 0, states: ["open"]))
+        try await store.insert(step("j", from: 0, states: ["open"]))
+        try await store.commit(step("i", from: 1, states: ["paid"], key: "k"))
+        await #expect(throws: DurableError.duplicateIdempotencyKey(instance: "i", key: "k")) {
+            try await store.commit(step("i", from: 2, states: ["shipped"], key: "k"))
+        }
+        try await store.commit(step("j", from: 1, states: ["paid"], key: "k"))
+        let recorded = try #require(try await store.idempotency("k", of: "i"))
+        #expect(recorded.outcome.configuration == ["paid"] && recorded.event == "\"e1\"")
+        #expect(try await store.instance("i")?.revision == 2)
+    }
+
+    // D5: the journal reads back in sequence order with every field.
+    @Test(arguments: StoreKind.allCases)
+    func journalKeepsSequenceOrderAndRows(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await store.insert(step("i", from: 0, states: ["open"]))
+        for r in Int64(1)...5 { try await store.commit(step("i", from: r, states: ["s\(r)"], key: "k\(r)")) }
+        let journal = try await store.journal(of: "i")
+        #expect(journal.map(\.sequence) == [0, 1, 2, 3, 4, 5])
+        #expect(journal.map(\.configuration) == [["open"], ["s1"], ["s2"], ["s3"], ["s4"], ["s5"]])
+        #expect(journal.last?.idempotencyKey == "k5" && journal.first?.kind == .start && journal.last?.kind == .event)
+    }
+
+    // D10: listing by a state at any level; delete removes every row of the instance.
+    @Test(arguments: StoreKind.allCases)
+    func listsByStateAndDeletesEverything(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await store.insert(step("a", from: 0, states: ["open"]))
+        try await store.insert(step("b", from: 0, states: ["paid", "paid.waiting"], timers: [10], effects: 2))
+        try await store.insert(step("c", from: 0, states: ["paid", "paid.done"]))
+        #expect(try await store.instances(inState: "paid").map(\.id) == ["b", "c"])
+        #expect(try await store.instances(inState: "paid.done").map(\.id) == ["c"])
+        #expect(try await store.instances(inState: nil).map(\.id) == ["a", "b", "c"])
+        #expect(try await store.delete("b"))
+        #expect(try await !store.delete("b"))
+        #expect(try await store.instance("b") == nil)
+        #expect(try await store.journal(of: "b").isEmpty)
+        #expect(try await store.timers(of: "b").isEmpty)
+        #expect(try await store.pendingOutbox(limit: 10).isEmpty)
+        #expect(try await store.instances(inState: "paid").map(\.id) == ["c"])
+    }
+
+    // D6: timers are rows with absolute due times; a commit replaces the instance's timers.
+    @Test(arguments: StoreKind.allCases)
+    func dueTimersAreFoundByInstanceEarliestFirst(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await store.insert(step("late", from: 0, states: ["x"], timers: [300, 50]))
+        try await store.insert(step("early", from: 0, states: ["x"], timers: [20]))
+        try await store.insert(step("never", from: 0, states: ["x"], timers: [10_000]))
+        #expect(try await store.instancesWithTimersDue(atOrBefore: 19, limit: 10) == [])
+        #expect(try await store.instancesWithTimersDue(atOrBefore: 100, limit: 10) == ["early", "late"])
+        #expect(try await store.instancesWithTimersDue(atOrBefore: 100, limit: 1) == ["early"])
+        try await store.commit(step("early", from: 1, states: ["y"], timers: []))
+        #expect(try await store.instancesWithTimersDue(atOrBefore: 100, limit: 10) == ["late"])
+        #expect(try await store.timers(of: "late").map(\.dueNanoseconds) == [300, 50])
+    }
+
+    // D7: effects stay pending until marked dispatched.
+    @Test(arguments: StoreKind.allCases)
+    func outboxEntriesStayPendingUntilDispatched(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await store.insert(step("i", from: 0, states: ["x"], effects: 2))
+        try await store.commit(step("i", from: 1, states: ["y"], effects: 1))
+        let pending = try await store.pendingOutbox(limit: 10)
+        #expect(pending.map(\.idempotencyKey) == ["i/0/0", "i/0/1", "i/1/0"])
+        try await store.markDispatched(pending[1])
+        #expect(try await store.pendingOutbox(limit: 10).map(\.idempotencyKey) == ["i/0/0", "i/1/0"])
+    }
+}
