@@ -20,6 +20,44 @@ func lightChart() throws -> TypedChart<Tick, Count> {
         })
 }
 
+enum Phase: String, Hashable, Sendable { case waiting, expired }
+
+/// A chart whose only transition is a 200 ms timeout.
+func timeoutChart() throws -> TypedChart<Tick, Count> {
+    try TypedChart(
+        Machine<Phase, Tick, Count>("timeout", initial: .waiting) {
+            When(.waiting) { After(.milliseconds(200), to: .expired) }
+            When(.expired) {}
+        })
+}
+
+/// Timer lateness: instances with a 200 ms timeout, the host polling every `interval` on the
+/// wall clock; lateness is the commit time of the timer's journal row minus its due time.
+func measureTimers(store: any DurableStore, label: String, instances: Int, interval: Duration) async throws {
+    let host = DurableHost(store: store)
+    try await host.register(try timeoutChart(), name: "timeout", version: 1, initialContext: Count())
+    let poller = Task { await host.run(every: interval) }
+    for i in 0..<instances {
+        try await host.create("\(label)-timer-\(i)", chart: "timeout", version: 1)
+        try await Task.sleep(for: .milliseconds(1))
+    }
+    var late: [Duration] = []
+    for i in 0..<instances {
+        let id = "\(label)-timer-\(i)"
+        while try await host.instance(id).activeStates != ["expired"] { try await Task.sleep(for: .milliseconds(20)) }
+        let record = try await host.instance(id)
+        guard let row = try await host.journal(of: id).first(where: { $0.kind == .timers }) else { continue }
+        late.append(.nanoseconds(row.atNanoseconds - record.originNanoseconds) - .milliseconds(200))
+    }
+    poller.cancel()
+    late.sort()
+    print(
+        String(
+            format: "%@  timer lateness, %d timeouts, polling every %d ms: p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms",
+            label, late.count, Int(interval.components.attoseconds / 1_000_000_000_000_000), percentile(late, 0.50),
+            percentile(late, 0.99), percentile(late, 1.0)))
+}
+
 /// The `p`-th percentile of sorted durations, in milliseconds.
 func percentile(_ sorted: [Duration], _ p: Double) -> Double {
     let i = min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)
@@ -76,3 +114,9 @@ for instances in [1, 8, 64] {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     try await measure(store: InMemoryStore(), label: "memory", instances: instances, eventsPerInstance: events)
 }
+let timerPath = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
+let timerStore = try await SQLiteStore(path: timerPath)
+try await measureTimers(store: timerStore, label: "sqlite", instances: 200, interval: .milliseconds(10))
+await timerStore.close()
+for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: timerPath + suffix) }
+try await measureTimers(store: InMemoryStore(), label: "memory", instances: 200, interval: .milliseconds(10))

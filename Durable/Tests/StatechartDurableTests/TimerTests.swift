@@ -97,6 +97,44 @@ import Testing
         #expect(try await host.journal(of: "o1").map(\.kind) == [.start, .timers])
     }
 
+    // D6: while the database fails, the poll loop's sweeps fail and back off; when it is back the
+    // due timer fires, once.
+    @Test func pollLoopBacksOffWhileTheStoreFailsAndLosesNothing() async throws {
+        let clock = ManualClock()
+        let store = FailingStore(InMemoryStore())
+        let host = try await makeHost(store, clock: clock)
+        try await host.create("o1", chart: "order", version: 1)
+        await store.setFailing(true)
+        let loop = Task { await host.run(every: .seconds(1)) }
+        defer { loop.cancel() }
+        var failing = false
+        for _ in 0..<400 where !failing {
+            await clock.advance(by: .seconds(1))
+            try await Task.sleep(for: .milliseconds(5))
+            failing = await host.failedSweepsInARow >= 3
+        }
+        #expect(failing)
+        #expect(await host.lastSweep.failures == [.storage("disk I/O error (injected)")])
+        #expect(try await host.journal(of: "o1").map(\.kind) == [.start])
+        await store.setFailing(false)
+        var fired = false
+        for _ in 0..<400 where !fired {
+            await clock.advance(by: .seconds(1))
+            try await Task.sleep(for: .milliseconds(5))
+            fired = try await host.instance("o1").activeStates == ["cancelled"]
+        }
+        #expect(fired)
+        #expect(try await host.journal(of: "o1").map(\.kind) == [.start, .timers])
+        var recovered = false
+        for _ in 0..<400 where !recovered {
+            await clock.advance(by: .seconds(1))
+            try await Task.sleep(for: .milliseconds(5))
+            recovered = await host.failedSweepsInARow == 0
+        }
+        #expect(recovered)
+        #expect(try await host.journal(of: "o1").count == 2)
+    }
+
     // D7: effects are written in the macrostep's transaction and dispatched after commit, at least
     // once, each with an idempotency key; a failed dispatch stays pending and is retried.
     @Test(arguments: StoreKind.allCases)
