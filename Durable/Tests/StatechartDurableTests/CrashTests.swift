@@ -30,7 +30,11 @@ import Testing
 
     /// Runs the worker until it printed `killAfter` new (not replayed) acknowledgements, then
     /// kills it with SIGKILL; with `nil` it runs to the end. Returns every acknowledgement printed.
-    func runWorker(_ path: String, instances: Int, events: Int, killAfter: Int?) async throws -> (acks: [Ack], killed: Bool) {
+    /// Also returns how long the worker took from launch to its first acknowledgement: for a
+    /// restarted worker, the recovery time (opening the file after the kill, resuming).
+    func runWorker(_ path: String, instances: Int, events: Int, killAfter: Int?) async throws
+        -> (acks: [Ack], killed: Bool, firstAck: Duration?)
+    {
         let binary = try #require(Self.worker, "DurableCrashWorker was not built next to the tests")
         let process = Process()
         process.executableURL = binary
@@ -38,9 +42,14 @@ import Testing
         let pipe = Pipe()
         process.standardOutput = pipe
         let text = Mutex("")
+        let clock = ContinuousClock()
+        let launched = clock.now
+        let firstAck = Mutex<Duration?>(nil)
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
+            let now = clock.now
             text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            firstAck.withLock { if $0 == nil, !data.isEmpty { $0 = launched.duration(to: now) } }
         }
         try process.run()
         var killed = false
@@ -65,7 +74,7 @@ import Testing
             return Ack(instance: String(parts[1]), key: String(parts[2]), sequence: sequence, replayed: parts[4] == "true")
         }
         if !killed { #expect(process.terminationStatus == 0 && all.hasSuffix("done\n")) }
-        return (acks, killed)
+        return (acks, killed, firstAck.withLock { $0 })
     }
 
     /// The acknowledgements that are not in the store with the sequence they were acknowledged with.
@@ -87,9 +96,11 @@ import Testing
         var acknowledged: [Ack] = []
         var kills = 0
         var lostAcks: [Ack] = []
+        var recoveries: [Duration] = []
         for round in 0..<3 {
             let run = try await runWorker(path, instances: instances, events: events, killAfter: round < 2 ? 100 : nil)
             if run.killed { kills += 1 }
+            if round > 0, let first = run.firstAck { recoveries.append(first) }
             acknowledged += run.acks
             lostAcks += try await lost(acknowledged, in: path)
         }
@@ -125,7 +136,8 @@ import Testing
         print(
             "crash test (SQLite, one worker at a time): \(instances * events) events, \(acknowledged.count) acknowledgements "
                 + "(\(fresh.count) first, \(acknowledged.count - fresh.count) replayed), \(kills) kills, "
-                + "\(lostAcks.count) lost, \(appliedTwice) applied twice, \(applied) applied")
+                + "\(lostAcks.count) lost, \(appliedTwice) applied twice, \(applied) applied; "
+                + "restart to first acknowledgement: \(recoveries.map { $0.formatted(.units(allowed: [.milliseconds])) })")
         await store.close()
     }
 }
