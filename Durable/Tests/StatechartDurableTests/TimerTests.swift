@@ -80,6 +80,26 @@ import Testing
         #expect(try await again.journal(of: "o1").count == 2)
     }
 
+    // D6, D4: two hosts on one file sweep the same due timers at once: each fires once (the
+    // loser of each compare-and-swap finds nothing due on the new revision).
+    @Test func twoHostsSweepingTogetherFireEachTimerOnce() async throws {
+        let path = temporaryDatabasePath()
+        let clock = ManualClock()
+        let first = try await makeHost(try await SQLiteStore(path: path), clock: clock)
+        let second = try await makeHost(try await SQLiteStore(path: path), clock: clock)
+        for i in 0..<20 { try await first.create("o\(i)", chart: "order", version: 1) }
+        await clock.advance(by: .seconds(31))
+        async let a = first.fireDueTimers()
+        async let b = second.fireDueTimers()
+        let (sweepA, sweepB) = await (a, b)
+        #expect(sweepA.failures.isEmpty && sweepB.failures.isEmpty)
+        #expect(sweepA.fired + sweepB.fired == 20)
+        for i in 0..<20 {
+            #expect(try await first.journal(of: "o\(i)").map(\.kind) == [.start, .timers])
+        }
+        #expect(try await first.instances(inState: "cancelled").count == 20)
+    }
+
     // D6: the poll loop fires due timers on the host's clock.
     @Test func pollLoopFiresDueTimers() async throws {
         let clock = ManualClock()
