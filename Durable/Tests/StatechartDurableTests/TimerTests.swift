@@ -92,7 +92,8 @@ import Testing
         async let a = first.fireDueTimers()
         async let b = second.fireDueTimers()
         let (sweepA, sweepB) = await (a, b)
-        #expect(sweepA.failures.isEmpty && sweepB.failures.isEmpty)
+        #expect(sweepA.failures.isEmpty, "\(sweepA.failures)")
+        #expect(sweepB.failures.isEmpty, "\(sweepB.failures)")
         #expect(sweepA.fired + sweepB.fired == 20)
         for i in 0..<20 {
             #expect(try await first.journal(of: "o\(i)").map(\.kind) == [.start, .timers])
