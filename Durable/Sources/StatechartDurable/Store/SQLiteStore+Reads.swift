@@ -101,14 +101,18 @@ extension SQLiteStore {
     /// Runs a read. Reads go to a connection of their own, outside any lock: in WAL mode they see
     /// the last committed state and never wait for a transaction being written, so instances
     /// prepare their next macrosteps while a group commit is on its way to disk (rule D13).
+    /// In WAL mode a reader is refused only in rare moments (another connection recovering the
+    /// WAL); it waits for them like the writer, asynchronously.
     func reading<T>(_ body: () async throws(DurableError) -> T) async throws(DurableError) -> T {
-        try await body()
+        try await whileBusy(body)
     }
 
     /// One statement on the read connection.
     func read(_ sql: String, _ binds: [SQLiteData] = []) async throws(DurableError) -> [SQLiteRow] {
         do {
             return try await reader.query(sql, binds)
+        } catch let error as SQLiteError where error.reason == .busy {
+            throw .busy("'\(path)' is locked by another connection (in: \(sql.prefix(60))…)")
         } catch {
             throw .storage("\(error) (in: \(sql.prefix(60))…)")
         }

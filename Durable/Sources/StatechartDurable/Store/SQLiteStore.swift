@@ -59,7 +59,7 @@ public actor SQLiteStore: DurableStore {
         self.path = path
         do {
             try await prepare()
-            _ = try await reader.query("PRAGMA busy_timeout = 5000")
+            _ = try await reader.query("PRAGMA busy_timeout = 0")  // see prepare() and reading(_:)
         } catch let error as DurableError {
             await close()
             throw error
