@@ -35,6 +35,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The chart the crash test's worker processes and the tests share (not a product).
+        .target(
+            name: "DurableTestCharts",
+            dependencies: [.product(name: "Statechart", package: "Statechart")],
+            swiftSettings: strictSettings
+        ),
+        // A worker process the crash test kills with SIGKILL (Tests/…/CrashTests.swift).
+        .executableTarget(
+            name: "DurableCrashWorker",
+            dependencies: ["StatechartDurable", "DurableTestCharts"],
+            swiftSettings: strictSettings
+        ),
         // Durable macrosteps per second and latency (Docs/Durability.md, Figures). Not a test.
         .executableTarget(
             name: "DurableFigures",
@@ -45,6 +57,9 @@ let package = Package(
             name: "StatechartDurableTests",
             dependencies: [
                 "StatechartDurable",
+                "DurableTestCharts",
+                // Built for the crash test, which runs it as a separate process.
+                "DurableCrashWorker",
                 .product(name: "Statechart", package: "Statechart"),
                 .product(name: "StatechartInterchange", package: "Statechart"),
                 // Raw SQL in tests: damaged rows and a newer schema, as another program would leave them.

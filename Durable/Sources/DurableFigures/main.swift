@@ -20,6 +20,74 @@ func lightChart() throws -> TypedChart<Tick, Count> {
         })
 }
 
+enum Phase: String, Hashable, Sendable { case waiting, expired }
+
+/// A chart whose only transition is a 200 ms timeout.
+func timeoutChart() throws -> TypedChart<Tick, Count> {
+    try TypedChart(
+        Machine<Phase, Tick, Count>("timeout", initial: .waiting) {
+            When(.waiting) { After(.milliseconds(200), to: .expired) }
+            When(.expired) {}
+        })
+}
+
+/// Timer lateness: instances with a 200 ms timeout, the host polling every `interval` on the
+/// wall clock; lateness is the commit time of the timer's journal row minus its due time.
+func measureTimers(store: any DurableStore, label: String, instances: Int, interval: Duration) async throws {
+    let host = DurableHost(store: store)
+    try await host.register(try timeoutChart(), name: "timeout", version: 1, initialContext: Count())
+    let poller = Task { await host.run(every: interval) }
+    for i in 0..<instances {
+        try await host.create("\(label)-timer-\(i)", chart: "timeout", version: 1)
+        try await Task.sleep(for: .milliseconds(1))
+    }
+    var late: [Duration] = []
+    for i in 0..<instances {
+        let id = "\(label)-timer-\(i)"
+        while try await host.instance(id).activeStates != ["expired"] { try await Task.sleep(for: .milliseconds(20)) }
+        let record = try await host.instance(id)
+        guard let row = try await host.journal(of: id).first(where: { $0.kind == .timers }) else { continue }
+        late.append(.nanoseconds(row.atNanoseconds - record.originNanoseconds) - .milliseconds(200))
+    }
+    poller.cancel()
+    late.sort()
+    print(
+        String(
+            format: "%@  timer lateness, %d timeouts, polling every %d ms: p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms",
+            label, late.count, Int(interval.components.attoseconds / 1_000_000_000_000_000), percentile(late, 0.50),
+            percentile(late, 0.99), percentile(late, 1.0)))
+}
+
+/// Latency at a fixed offered load (open loop): `rate` sends per second spread over `instances`,
+/// each send started on schedule whether or not the ones before were acknowledged, for
+/// `seconds`; latency runs from the scheduled time to the acknowledgement.
+func measureOpenLoop(store: any DurableStore, label: String, instances: Int, rate: Int, seconds: Int) async throws {
+    let host = DurableHost(store: store)
+    try await host.register(try lightChart(), name: "light", version: 1, initialContext: Count())
+    for i in 0..<instances { try await host.create("\(label)-open-\(i)", chart: "light", version: 1) }
+    let clock = ContinuousClock()
+    let start = clock.now.advanced(by: .milliseconds(50))
+    let total = rate * seconds
+    let latencies = try await withThrowingTaskGroup(of: Duration.self) { group in
+        for n in 0..<total {
+            let due = start.advanced(by: .nanoseconds(Int64(n) * 1_000_000_000 / Int64(rate)))
+            try await clock.sleep(until: due)
+            group.addTask {
+                try await host.send(Tick.tick, to: "\(label)-open-\(n % instances)", idempotencyKey: "o\(n)")
+                return due.duration(to: clock.now)
+            }
+        }
+        var all: [Duration] = []
+        for try await latency in group { all.append(latency) }
+        return all.sorted()
+    }
+    print(
+        String(
+            format: "%@  open loop, %d events/s over %d instances for %d s: p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms",
+            label, rate, instances, seconds, percentile(latencies, 0.50), percentile(latencies, 0.99),
+            percentile(latencies, 1.0)))
+}
+
 /// The `p`-th percentile of sorted durations, in milliseconds.
 func percentile(_ sorted: [Duration], _ p: Double) -> Double {
     let i = min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)
@@ -76,3 +144,14 @@ for instances in [1, 8, 64] {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     try await measure(store: InMemoryStore(), label: "memory", instances: instances, eventsPerInstance: events)
 }
+let openPath = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
+let openStore = try await SQLiteStore(path: openPath)
+try await measureOpenLoop(store: openStore, label: "sqlite", instances: 64, rate: 1_000, seconds: 5)
+await openStore.close()
+for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: openPath + suffix) }
+let timerPath = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
+let timerStore = try await SQLiteStore(path: timerPath)
+try await measureTimers(store: timerStore, label: "sqlite", instances: 200, interval: .milliseconds(10))
+await timerStore.close()
+for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: timerPath + suffix) }
+try await measureTimers(store: InMemoryStore(), label: "memory", instances: 200, interval: .milliseconds(10))

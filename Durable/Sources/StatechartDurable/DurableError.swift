@@ -38,6 +38,9 @@ public enum DurableError: Error, Hashable, Sendable, CustomStringConvertible {
     /// does not fit the new version (a state it does not have, an illegal configuration, a
     /// context it cannot decode). Nothing was written (rule D12).
     case migrationFailed(instance: String, from: Int, to: Int, reason: String)
+    /// The database stayed locked by another connection (another host or process writing) longer
+    /// than the store waits; names the database. Nothing was written.
+    case busy(String)
     /// The database reported an error.
     case storage(String)
     /// The database's schema is newer than this package knows, or a migration failed.
@@ -68,6 +71,7 @@ public enum DurableError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the journal of instance '\(id)' diverges at sequence \(sequence): \(reason)"
         case .migrationFailed(let id, let from, let to, let reason):
             return "instance '\(id)' cannot move from version \(from) to \(to): \(reason)"
+        case .busy(let message): return "database busy: \(message)"
         case .storage(let message): return "storage error: \(message)"
         case .schema(let message): return "schema error: \(message)"
         }

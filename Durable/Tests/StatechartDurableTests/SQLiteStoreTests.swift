@@ -33,6 +33,22 @@ import Testing
         #expect(try await rawSQL(path, "PRAGMA journal_mode").first?.column("journal_mode")?.string == "wal")
     }
 
+    // D8: stores opening one new file at once migrate it once, and none of them fails.
+    @Test func storesOpeningOneNewFileAtOnceMigrateItOnce() async throws {
+        let path = temporaryDatabasePath()
+        let stores = try await withThrowingTaskGroup(of: SQLiteStore.self) { group in
+            for _ in 0..<4 { group.addTask { try await SQLiteStore(path: path) } }
+            var stores: [SQLiteStore] = []
+            for try await store in group { stores.append(store) }
+            return stores
+        }
+        for store in stores {
+            #expect(try await store.schemaVersion() == 1)
+            await store.close()
+        }
+        #expect(try await rawSQL(path, "SELECT COUNT(*) AS n FROM statechart_schema").first?.column("n")?.integer == 1)
+    }
+
     // D1: commits are synchronous (synchronous = FULL, 2) on the store's connection.
     @Test func commitsAreSynchronous() async throws {
         let store = try await SQLiteStore(path: temporaryDatabasePath())

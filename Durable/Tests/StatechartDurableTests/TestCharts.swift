@@ -71,9 +71,22 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-/// A fresh path for an SQLite file in the temporary directory.
+/// The folder the tests' SQLite files go to. Files older than an hour (earlier runs) are removed
+/// when the tests first use it, so runs do not pile files up in the temporary directory.
+let testDatabaseFolder: URL = {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statechart-durable-tests")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let old = Date().addingTimeInterval(-3_600)
+    for file in (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? [] {
+        let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
+        if let modified, modified < old { try? FileManager.default.removeItem(at: file) }
+    }
+    return folder
+}()
+
+/// A fresh path for an SQLite file in the tests' folder.
 func temporaryDatabasePath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("durable-\(UUID().uuidString).sqlite").path
+    testDatabaseFolder.appendingPathComponent("durable-\(UUID().uuidString).sqlite").path
 }
 
 /// A host on a manual clock with the order chart (version 1) and the toggle chart registered.

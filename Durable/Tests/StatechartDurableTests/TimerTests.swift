@@ -80,6 +80,27 @@ import Testing
         #expect(try await again.journal(of: "o1").count == 2)
     }
 
+    // D6, D4: two hosts on one file sweep the same due timers at once: each fires once (the
+    // loser of each compare-and-swap finds nothing due on the new revision).
+    @Test func twoHostsSweepingTogetherFireEachTimerOnce() async throws {
+        let path = temporaryDatabasePath()
+        let clock = ManualClock()
+        let first = try await makeHost(try await SQLiteStore(path: path), clock: clock)
+        let second = try await makeHost(try await SQLiteStore(path: path), clock: clock)
+        for i in 0..<20 { try await first.create("o\(i)", chart: "order", version: 1) }
+        await clock.advance(by: .seconds(31))
+        async let a = first.fireDueTimers()
+        async let b = second.fireDueTimers()
+        let (sweepA, sweepB) = await (a, b)
+        #expect(sweepA.failures.isEmpty, "\(sweepA.failures)")
+        #expect(sweepB.failures.isEmpty, "\(sweepB.failures)")
+        #expect(sweepA.fired + sweepB.fired == 20)
+        for i in 0..<20 {
+            #expect(try await first.journal(of: "o\(i)").map(\.kind) == [.start, .timers])
+        }
+        #expect(try await first.instances(inState: "cancelled").count == 20)
+    }
+
     // D6: the poll loop fires due timers on the host's clock.
     @Test func pollLoopFiresDueTimers() async throws {
         let clock = ManualClock()
@@ -95,6 +116,44 @@ import Testing
         }
         #expect(fired)
         #expect(try await host.journal(of: "o1").map(\.kind) == [.start, .timers])
+    }
+
+    // D6: while the database fails, the poll loop's sweeps fail and back off; when it is back the
+    // due timer fires, once.
+    @Test func pollLoopBacksOffWhileTheStoreFailsAndLosesNothing() async throws {
+        let clock = ManualClock()
+        let store = FailingStore(InMemoryStore())
+        let host = try await makeHost(store, clock: clock)
+        try await host.create("o1", chart: "order", version: 1)
+        await store.setFailing(true)
+        let loop = Task { await host.run(every: .seconds(1)) }
+        defer { loop.cancel() }
+        var failing = false
+        for _ in 0..<400 where !failing {
+            await clock.advance(by: .seconds(1))
+            try await Task.sleep(for: .milliseconds(5))
+            failing = await host.failedSweepsInARow >= 3
+        }
+        #expect(failing)
+        #expect(await host.lastSweep.failures == [.storage("disk I/O error (injected)")])
+        #expect(try await host.journal(of: "o1").map(\.kind) == [.start])
+        await store.setFailing(false)
+        var fired = false
+        for _ in 0..<400 where !fired {
+            await clock.advance(by: .seconds(1))
+            try await Task.sleep(for: .milliseconds(5))
+            fired = try await host.instance("o1").activeStates == ["cancelled"]
+        }
+        #expect(fired)
+        #expect(try await host.journal(of: "o1").map(\.kind) == [.start, .timers])
+        var recovered = false
+        for _ in 0..<400 where !recovered {
+            await clock.advance(by: .seconds(1))
+            try await Task.sleep(for: .milliseconds(5))
+            recovered = await host.failedSweepsInARow == 0
+        }
+        #expect(recovered)
+        #expect(try await host.journal(of: "o1").count == 2)
     }
 
     // D7: effects are written in the macrostep's transaction and dispatched after commit, at least

@@ -18,7 +18,8 @@ public struct TimerSweep: Sendable, Hashable {
 extension DurableHost {
     /// Fires every timer due at or before the clock's now, instance by instance (claiming
     /// instances, not single timers, keeps each instance's order); each due instant is one
-    /// committed macrostep. A failing instance does not stop the others.
+    /// committed macrostep. Instances fire concurrently, so a store with group commit (D13)
+    /// commits their steps together; a failing instance does not stop the others.
     @discardableResult
     public func fireDueTimers(limit: Int = 1_000) async -> TimerSweep {
         var sweep = TimerSweep(fired: 0, failures: [])
@@ -30,16 +31,29 @@ extension DurableHost {
             sweep.failures.append(error)
             return sweep
         }
-        for id in ids {
-            await acquire(id)
-            do {
-                sweep.fired += try await fireDueTimers(of: id, upTo: now).fired
-            } catch {
-                sweep.failures.append(error)
+        await withTaskGroup(of: Result<Int, DurableError>.self) { group in
+            for id in ids {
+                group.addTask { await self.fireDueTimers(holding: id, upTo: now) }
             }
-            release(id)
+            for await result in group {
+                switch result {
+                case .success(let fired): sweep.fired += fired
+                case .failure(let error): sweep.failures.append(error)
+                }
+            }
         }
         return sweep
+    }
+
+    /// Takes the instance, fires its due timers and lets it go.
+    func fireDueTimers(holding id: String, upTo now: Int64) async -> Result<Int, DurableError> {
+        await acquire(id)
+        defer { release(id) }
+        do {
+            return .success(try await fireDueTimers(of: id, upTo: now).fired)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Fires the instance's timers due at or before `now`, one committed macrostep per due
@@ -75,13 +89,19 @@ extension DurableHost {
     }
 
     /// Polls for due timers every `interval` of the host's clock until the task is cancelled.
-    /// Each sweep's result is kept in ``lastSweep``; pending effects are retried each time.
+    /// Each sweep's result is kept in ``lastSweep``; pending effects are retried each time. A
+    /// sweep that failed (the database went away, say) is retried after a longer wait — 2, 4, …
+    /// up to 32 intervals while failures go on — and the wait is back to one interval after a
+    /// sweep without failures (rule D6). Nothing is lost meanwhile: a failed step wrote nothing,
+    /// and its timer is still due.
     public func run(every interval: Duration) async {
         while !Task.isCancelled {
             lastSweep = await fireDueTimers()
             _ = try? await dispatchPendingEffects()
+            failedSweepsInARow = lastSweep.failures.isEmpty ? 0 : failedSweepsInARow + 1
+            let wait = interval * (1 << min(failedSweepsInARow, 5))
             do {
-                try await clock.sleepUntil(clock.now() + interval)
+                try await clock.sleepUntil(clock.now() + wait)
             } catch {
                 return
             }

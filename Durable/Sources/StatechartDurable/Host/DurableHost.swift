@@ -30,6 +30,8 @@ public actor DurableHost {
     public let keptMachinesLimit: Int
     /// What this host did since it was created.
     public internal(set) var statistics = HostStatistics()
+    /// How many sweeps of ``run(every:)`` in a row had failures (0 after one without).
+    public internal(set) var failedSweepsInARow = 0
     /// What the last timer sweep of ``run(every:)`` did.
     public internal(set) var lastSweep = TimerSweep(fired: 0, failures: [])
 
@@ -168,7 +170,6 @@ public actor DurableHost {
             } catch .duplicateIdempotencyKey(let id, let key) {
                 // Another host committed the same key between our check and our commit: its outcome stands.
                 guard let recorded = try await recordedOutcome(key, of: id, event: json) else { throw .unknownInstance(id) }
-                statistics.replayed += 1
                 return recorded
             }
             statistics.committed += 1

@@ -47,7 +47,8 @@ public actor InMemoryStore: DurableStore {
 
     /// The instances in a state (every instance when `state` is `nil`), by id.
     public func instances(inState state: String?) async throws(DurableError) -> [InstanceRecord] {
-        rows.values.filter { state == nil || $0.activeStates.contains(state!) }.sorted { $0.id < $1.id }
+        let matching = state.map { s in rows.values.filter { $0.activeStates.contains(s) } } ?? Array(rows.values)
+        return matching.sorted { $0.id < $1.id }
     }
 
     /// Deletes an instance and its rows.

@@ -101,14 +101,18 @@ extension SQLiteStore {
     /// Runs a read. Reads go to a connection of their own, outside any lock: in WAL mode they see
     /// the last committed state and never wait for a transaction being written, so instances
     /// prepare their next macrosteps while a group commit is on its way to disk (rule D13).
+    /// In WAL mode a reader is refused only in rare moments (another connection recovering the
+    /// WAL); it waits for them like the writer, asynchronously.
     func reading<T>(_ body: () async throws(DurableError) -> T) async throws(DurableError) -> T {
-        try await body()
+        try await whileBusy(body)
     }
 
     /// One statement on the read connection.
     func read(_ sql: String, _ binds: [SQLiteData] = []) async throws(DurableError) -> [SQLiteRow] {
         do {
             return try await reader.query(sql, binds)
+        } catch let error as SQLiteError where error.reason == .busy {
+            throw .busy("'\(path)' is locked by another connection (in: \(sql.prefix(60))…)")
         } catch {
             throw .storage("\(error) (in: \(sql.prefix(60))…)")
         }
@@ -131,7 +135,7 @@ extension SQLiteStore {
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`: the write lock is taken first, so
     /// the compare-and-swap read and the writes see one state); rolls back if it throws.
     func transaction<T>(_ body: () async throws(DurableError) -> T) async throws(DurableError) -> T {
-        _ = try await run("BEGIN IMMEDIATE")
+        try await whileBusy { () async throws(DurableError) in _ = try await run("BEGIN IMMEDIATE") }
         let value: T
         do {
             value = try await body()
@@ -148,10 +152,35 @@ extension SQLiteStore {
         return value
     }
 
+    /// How long an operation waits for another connection's write lock before it reports the
+    /// database busy.
+    static var busyTimeout: Duration { .seconds(10) }
+
+    /// Runs `body` again, after an asynchronous wait growing from 1 to 50 ms, while SQLite reports
+    /// the database busy (another connection holds the write lock), up to ``busyTimeout``. No
+    /// thread waits meanwhile.
+    func whileBusy<T>(_ body: () async throws(DurableError) -> T) async throws(DurableError) -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: Self.busyTimeout)
+        var wait = Duration.milliseconds(1)
+        while true {
+            do {
+                return try await body()
+            } catch .busy where clock.now < deadline {
+                try? await Task.sleep(for: wait)
+                wait = min(wait * 2, .milliseconds(50))
+            } catch .busy {
+                throw .busy("'\(path)' stayed locked by another connection for \(Self.busyTimeout)")
+            }
+        }
+    }
+
     /// One statement; SQLite's errors become ``DurableError/storage(_:)``.
     func run(_ sql: String, _ binds: [SQLiteData] = []) async throws(DurableError) -> [SQLiteRow] {
         do {
             return try await connection.query(sql, binds)
+        } catch let error as SQLiteError where error.reason == .busy {
+            throw .busy("'\(path)' is locked by another connection (in: \(sql.prefix(60))…)")
         } catch {
             throw .storage("\(error) (in: \(sql.prefix(60))…)")
         }

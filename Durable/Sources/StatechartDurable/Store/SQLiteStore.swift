@@ -59,7 +59,7 @@ public actor SQLiteStore: DurableStore {
         self.path = path
         do {
             try await prepare()
-            _ = try await reader.query("PRAGMA busy_timeout = 5000")
+            _ = try await reader.query("PRAGMA busy_timeout = 0")  // see prepare() and reading(_:)
         } catch let error as DurableError {
             await close()
             throw error
@@ -87,33 +87,49 @@ public actor SQLiteStore: DurableStore {
     // MARK: - Schema
 
     /// Sets WAL and synchronous commits, then applies the migrations the file lacks, each in
-    /// its own transaction (rule D8).
+    /// its own transaction (rule D8). Several stores may open one new file at once: each
+    /// migration re-reads the version inside its transaction, so it is applied once.
     public func prepare() async throws(DurableError) {
         try await exclusively { () async throws(DurableError) in
-            _ = try await run("PRAGMA busy_timeout = 5000")
-            let mode = try await run("PRAGMA journal_mode = WAL").first?.column("journal_mode")?.string
+            // The writer never sleeps inside SQLite waiting for another connection's write lock:
+            // that would hold a thread of SwiftNIO's shared pool, which the lock's holder may need
+            // to finish (two stores on one file in one process starve each other). `begin()`
+            // waits asynchronously instead.
+            _ = try await run("PRAGMA busy_timeout = 0")
+            let mode = try await whileBusy { () async throws(DurableError) in
+                try await run("PRAGMA journal_mode = WAL").first?.column("journal_mode")?.string
+            }
             guard mode?.lowercased() == "wal" else { throw .storage("SQLite refused WAL mode (it answered \(mode ?? "nothing"))") }
             _ = try await run("PRAGMA synchronous = FULL")
-            _ = try await run("CREATE TABLE IF NOT EXISTS statechart_schema (version INTEGER PRIMARY KEY, applied_ns INTEGER NOT NULL)")
+            try await transaction { () async throws(DurableError) in
+                _ = try await run(
+                    "CREATE TABLE IF NOT EXISTS statechart_schema (version INTEGER PRIMARY KEY, applied_ns INTEGER NOT NULL)")
+            }
+            while try await migrateOneStep() {}
+        }
+    }
+
+    /// Applies the next migration the file lacks, in one transaction; `false` when it lacks none.
+    func migrateOneStep() async throws(DurableError) -> Bool {
+        try await transaction { () async throws(DurableError) -> Bool in
             let current = try await run("SELECT COALESCE(MAX(version), 0) AS v FROM statechart_schema").first?.column("v")?.integer ?? 0
             guard current <= SQLiteSchema.latestVersion else {
                 throw .schema(
                     "the database '\(path)' has schema version \(current); this package knows versions up to \(SQLiteSchema.latestVersion)")
             }
-            for version in (Int(current) + 1)..<(SQLiteSchema.latestVersion + 1) {
-                try await transaction { () async throws(DurableError) in
-                    for statement in SQLiteSchema.migrations[version - 1] {
-                        do {
-                            _ = try await connection.query(statement, [])
-                        } catch {
-                            throw .schema("migration \(version) failed: \(error)")
-                        }
-                    }
-                    _ = try await run(
-                        "INSERT INTO statechart_schema (version, applied_ns) VALUES (?, ?)",
-                        [.integer(version), .integer(Int(HostClock.wallTime().nanoseconds))])
+            guard current < SQLiteSchema.latestVersion else { return false }
+            let version = Int(current) + 1
+            for statement in SQLiteSchema.migrations[version - 1] {
+                do {
+                    _ = try await connection.query(statement, [])
+                } catch {
+                    throw .schema("migration \(version) failed: \(error)")
                 }
             }
+            _ = try await run(
+                "INSERT INTO statechart_schema (version, applied_ns) VALUES (?, ?)",
+                [.integer(version), .integer(Int(HostClock.wallTime().nanoseconds))])
+            return true
         }
     }
 
@@ -207,9 +223,11 @@ public actor SQLiteStore: DurableStore {
     /// Marks an effect dispatched.
     public func markDispatched(_ entry: OutboxEntry) async throws(DurableError) {
         try await exclusively { () async throws(DurableError) in
-            _ = try await run(
-                "UPDATE statechart_outbox SET dispatched = 1 WHERE instance_id = ? AND sequence = ? AND position = ?",
-                [.text(entry.instanceID), .integer(Int(entry.sequence)), .integer(entry.position)])
+            try await transaction { () async throws(DurableError) in
+                _ = try await run(
+                    "UPDATE statechart_outbox SET dispatched = 1 WHERE instance_id = ? AND sequence = ? AND position = ?",
+                    [.text(entry.instanceID), .integer(Int(entry.sequence)), .integer(entry.position)])
+            }
         }
     }
 }
