@@ -88,24 +88,29 @@ struct InvokeTests {
 
     @Test("R86: events go both ways (#_parent, #_<invokeid>); <finalize> runs first; exiting the state cancels at once")
     func eventsBothWaysAndFinalize() throws {
+        // The child says "ready" (x = 5) and answers a ping (n) with a pong (x = n + 1); the
+        // invoking state's <finalize> copies each x into `seen`.
+        let kid = """
+            <invoke id="kid">
+              <content>
+                <scxml initial="wait" version="1.0" datamodel="ecmascript">
+                  <state id="wait">
+                    <onentry><send target="#_parent" event="ready"><param name="x" expr="5"/></send></onentry>
+                    <transition event="ping" target="done">
+                      <send target="#_parent" event="pong"><param name="x" expr="_event.data.n + 1"/></send>
+                    </transition>
+                  </state>
+                  <final id="done"/>
+                </scxml>
+              </content>
+              <finalize><assign location="seen" expr="_event.data.x"/></finalize>
+            </invoke>
+            """
         let xml = Self.chart(
             """
               <datamodel><data id="seen"/></datamodel>
               <state id="s0">
-                <invoke id="kid">
-                  <content>
-                    <scxml initial="wait" version="1.0" datamodel="ecmascript">
-                      <state id="wait">
-                        <onentry><send target="#_parent" event="ready"><param name="x" expr="5"/></send></onentry>
-                        <transition event="ping" target="done">
-                          <send target="#_parent" event="pong"><param name="x" expr="_event.data.n + 1"/></send>
-                        </transition>
-                      </state>
-                      <final id="done"/>
-                    </scxml>
-                  </content>
-                  <finalize><assign location="seen" expr="_event.data.x"/></finalize>
-                </invoke>
+                \(kid)
                 <transition event="ready" cond="seen === 5" target="s1">
                   <send target="#_kid" event="ping"><param name="n" expr="10"/></send>
                 </transition>
@@ -125,20 +130,7 @@ struct InvokeTests {
             """
               <datamodel><data id="seen"/></datamodel>
               <state id="s0">
-                <invoke id="kid">
-                  <content>
-                    <scxml initial="wait" version="1.0" datamodel="ecmascript">
-                      <state id="wait">
-                        <onentry><send target="#_parent" event="ready"><param name="x" expr="5"/></send></onentry>
-                        <transition event="ping" target="done">
-                          <send target="#_parent" event="pong"><param name="x" expr="_event.data.n + 1"/></send>
-                        </transition>
-                      </state>
-                      <final id="done"/>
-                    </scxml>
-                  </content>
-                  <finalize><assign location="seen" expr="_event.data.x"/></finalize>
-                </invoke>
+                \(kid)
                 <transition event="ready" cond="seen === 5">
                   <send target="#_kid" event="ping"><param name="n" expr="10"/></send>
                 </transition>
