@@ -34,7 +34,11 @@ extension ChartInstance {
     }
 
     /// The environment an expression sees now (rule R81).
-    @usableFromInline
+    ///
+    /// Inlinable, so that it is specialized with the guard or action that asks for it: called
+    /// unspecialized, the environment was built and destroyed through generic metadata at every
+    /// evaluation (about 400 instructions of an SCXML guard's 1,900).
+    @inlinable
     func environment(event: ChartEvent<Event>?) -> ChartEnvironment<Event> {
         ChartEnvironment(
             event: event, now: scope.machineTime,

@@ -19,26 +19,76 @@ public enum ChartEvent<Event: Hashable & Sendable>: Hashable, Sendable {
 
 /// The payload of an `error.execution` event.
 public struct ExecutionErrorEvent: Hashable, Sendable, CustomStringConvertible {
+    // Its fields live in one shared box (copy-on-write): a ``ChartEvent`` is copied at every
+    // guard and action that reads it, and a payload of four fields inline made every
+    // `ChartEvent` of every chart as large as this one, its copies a switch over nine words.
+    private var fields: Fields
+
     /// The SCXML name of the event, `error.execution`.
-    public var name: String
+    public var name: String {
+        get { fields.name }
+        set { update { $0.name = newValue } }
+    }
     /// What failed, naming the state or transition whose content threw.
-    public var message: String
+    public var message: String {
+        get { fields.message }
+        set { update { $0.message = newValue } }
+    }
     /// The id of the send that failed, when the error comes from one (SCXML's `_event.sendid`).
-    public var sendID: String?
+    public var sendID: String? {
+        get { fields.sendID }
+        set { update { $0.sendID = newValue } }
+    }
     /// What the failing content said about itself (``DescribedFailure``); `undefined` otherwise.
     /// SCXML charts read it as `_event.data`: the element, line, column and reason.
-    public var data: DataValue
+    public var data: DataValue {
+        get { fields.data }
+        set { update { $0.data = newValue } }
+    }
 
     /// Creates an execution error event.
     public init(name: String = "error.execution", message: String, sendID: String? = nil, data: DataValue = .undefined) {
-        self.name = name
-        self.message = message
-        self.sendID = sendID
-        self.data = data
+        fields = Fields(name: name, message: message, sendID: sendID, data: data)
     }
 
     /// The event name followed by the message.
     public var description: String { "\(name): \(message)" }
+
+    /// Equal fields.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.fields === b.fields
+            || (a.name == b.name && a.message == b.message && a.sendID == b.sendID && a.data == b.data)
+    }
+
+    /// Hashes the fields.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(message)
+        hasher.combine(sendID)
+        hasher.combine(data)
+    }
+
+    private mutating func update(_ change: (Fields) -> Void) {
+        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+        change(fields)
+    }
+
+    private final class Fields: @unchecked Sendable {
+        // Unchecked: a box is only changed while uniquely referenced (`update` copies first).
+        var name: String
+        var message: String
+        var sendID: String?
+        var data: DataValue
+
+        init(name: String, message: String, sendID: String?, data: DataValue) {
+            self.name = name
+            self.message = message
+            self.sendID = sendID
+            self.data = data
+        }
+
+        func copy() -> Fields { Fields(name: name, message: message, sendID: sendID, data: data) }
+    }
 }
 
 /// A state of a compiled chart, by its index in document order.

@@ -166,6 +166,10 @@ extension ECMAScriptDataModel {
         @exclusivity(unchecked) var activeStates: UnsafePointer<ActiveStateSet>?
         /// What `_event` was last bound from (EventBinding.swift): an equal key skips the rebinding.
         @exclusivity(unchecked) var boundEventKey: AnyObject?
+        /// The same binding's event as a name and the identity of its other fields, compared
+        /// without a cast or a copy (``ECMAScriptDataModel/isEventBound(name:fields:)``).
+        @exclusivity(unchecked) var boundEventName: String?
+        @exclusivity(unchecked) var boundEventFields: AnyObject?
 
         init(session: ScriptSession) {
             self.session = session
@@ -180,6 +184,8 @@ extension ECMAScriptDataModel {
         func copy() -> Storage {
             let new = Storage(session: session.copy())
             new.boundEventKey = boundEventKey
+            new.boundEventName = boundEventName
+            new.boundEventFields = boundEventFields
             return new
         }
     }

@@ -12,12 +12,31 @@ extension ECMAScriptDataModel {
 
     /// Binds `_event` (read-only) to `value` and records `key` as what it was built from. `key`
     /// must determine `value`: two bindings with equal keys bind equal values.
-    package mutating func bindEvent(_ value: DataValue, key: AnyObject) throws(ScriptError) {
+    ///
+    /// `name` and `fields` describe the event again for ``isEventBound(name:fields:)``: an event
+    /// whose name is `name` and whose other fields are the object `fields` (or none, `nil`)
+    /// determines `value` as well.
+    package mutating func bindEvent(
+        _ value: DataValue, key: AnyObject, name: String? = nil, fields: AnyObject? = nil
+    ) throws(ScriptError) {
         let s = uniqueStorage()
         // Forgotten first: if declaring fails, the next binding must not be skipped.
         s.boundEventKey = nil
+        s.boundEventName = nil
+        s.boundEventFields = nil
         try s.session.declare("_event", value, readOnly: true)
         s.boundEventKey = key
+        s.boundEventName = name
+        s.boundEventFields = fields
+    }
+
+    /// Whether `_event` was last bound from an event with this name and these other fields (the
+    /// same object, or none for both): the steady state's check, made before every evaluation
+    /// with no cast, no copy and no reference count. A `false` only means "look closer".
+    @inline(__always)
+    package func isEventBound(name: String, fields: AnyObject?) -> Bool {
+        guard let s = storage, let bound = s.boundEventName else { return false }
+        return s.boundEventFields === fields && bound == name
     }
 
     /// ``bindEvent(_:)``: the value is its own key.

@@ -155,7 +155,14 @@ struct SCXMLDataBuilder {
 
     /// A block of executable content as one action.
     static func content(_ steps: [SCXMLStep], markup: String) -> Action<SCXMLEvent, SCXMLContext> {
-        .content(markup) { scope, environment in
+        // Most blocks are a few steps without `<if>` or `<foreach>`: they run in a plain loop,
+        // without the frame stack nested content needs.
+        if steps.allSatisfy(\.isFlat) {
+            return .content(markup) { scope, environment in
+                try SCXMLStepRunner.runFlat(steps, scope: &scope, environment: environment)
+            }
+        }
+        return .content(markup) { scope, environment in
             try SCXMLStepRunner.run(steps, scope: &scope, environment: environment)
         }
     }

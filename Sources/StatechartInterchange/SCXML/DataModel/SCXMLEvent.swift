@@ -88,6 +88,10 @@ public struct SCXMLEvent: Hashable, Sendable, Codable, ExpressibleByStringLitera
         hasher.combine(invokeID)
     }
 
+    /// The box of the fields besides the name, or `nil` when they are the defaults: two events
+    /// with the same name and the same box are equal (the box is never changed once shared).
+    var fieldsIdentity: AnyObject? { details }
+
     /// `_event` as the data model shows it.
     var scriptValue: DataValue {
         func optional(_ s: String?) -> DataValue { s.map { .string($0) } ?? .undefined }

@@ -14,7 +14,9 @@ enum SCXMLEventBinding {
         switch environment.event {
         case nil: return
         case .event(let e)?:
-            // The steady state: the event `_event` was built from, compared where it lies.
+            // The steady state: the event `_event` was built from, compared by name and by the
+            // identity of its other fields, then (a copy with equal fields) by value.
+            if context.data.isEventBound(name: e.name, fields: e.fieldsIdentity) { return }
             if let bound = context.data.boundEventKey as? BoundEvent, bound.event == e { return }
             event = e
         case .done?:
@@ -25,7 +27,8 @@ enum SCXMLEventBinding {
         case .timer?: event = SCXMLEvent(environment.eventName ?? "", kind: .platform)
         }
         if let bound = context.data.boundEventKey as? BoundEvent, bound.event == event { return }
-        try context.data.bindEvent(event.scriptValue, key: BoundEvent(event: event))
+        try context.data.bindEvent(
+            event.scriptValue, key: BoundEvent(event: event), name: event.name, fields: event.fieldsIdentity)
     }
 
     /// The event `_event` was last built from (the data model keeps it, see `bind`).

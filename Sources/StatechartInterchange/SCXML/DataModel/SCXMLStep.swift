@@ -11,6 +11,15 @@ struct SCXMLStep: Sendable {
 }
 
 extension SCXMLStep {
+    /// Whether the step has no content of its own (not `<if>`, not `<foreach>`): a block of such
+    /// steps runs without the runner's frames (``SCXMLStepRunner/runFlat(_:scope:environment:)``).
+    var isFlat: Bool {
+        switch kind {
+        case .branches, .foreach: return false
+        case .raise, .send, .cancel, .log, .assign, .script: return true
+        }
+    }
+
     indirect enum Kind: Sendable {
     /// `<raise event>`.
     case raise(String)

@@ -48,6 +48,17 @@ enum SCXMLStepRunner {
         }
     }
 
+    /// Runs a block of steps none of which has content of its own (``SCXMLStep/isFlat``), with
+    /// `_event` bound to the event being processed: ``run(_:scope:environment:)`` without frames.
+    static func runFlat(_ steps: [SCXMLStep], scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>) throws(SCXMLExecutionError) {
+        guard let first = steps.first else { return }
+        try attempt(first) { () throws(ScriptError) in try SCXMLEventBinding.bind(environment, in: &scope.context) }
+        var loops = 0
+        for step in steps {
+            _ = try execute(step, loops: &loops, scope: &scope, environment: environment)
+        }
+    }
+
     /// Runs one step; returns the frame to run next when the step has content of its own.
     private static func execute(
         _ step: SCXMLStep, loops: inout Int, scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>
