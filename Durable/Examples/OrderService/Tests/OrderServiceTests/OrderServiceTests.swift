@@ -1,0 +1,171 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import OrderServiceKit
+import OrderWorkflow
+import Statechart
+import StatechartDurable
+import Testing
+
+/// The service driven over real HTTP (Hummingbird's live test server on a free port), on a
+/// SQLite file in a temporary directory.
+@Suite struct OrderServiceTests {
+    /// A fresh SQLite file per test.
+    func withService(_ body: @escaping @Sendable (any TestClientProtocol, URL) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orders-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("orders.sqlite")
+        let api = try await OrderAPI(store: try await SQLiteStore(path: file.path))
+        let app = api.application(configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in try await body(client, file) }
+    }
+
+    func post<T: Encodable>(_ client: any TestClientProtocol, _ uri: String, _ body: T) async throws -> TestResponse {
+        try await client.execute(
+            uri: uri, method: .post, headers: [.contentType: "application/json"],
+            body: ByteBuffer(bytes: try JSONEncoder().encode(body)))
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+        try JSONDecoder().decode(type, from: Data(response.body.readableBytesView))
+    }
+
+    @Test("An order goes from placed to delivered through its payment child, over HTTP")
+    func happyPath() async throws {
+        try await withService { client, _ in
+            let created = try await post(client, "/orders", NewOrder(id: "o-1"))
+            #expect(created.status == .created)
+            #expect(try decode(OrderView.self, created).activeStates == ["placed"])
+
+            var last: EventResponse?
+            for event in ["pay", "authorize", "capture", "ship", "deliver"] {
+                let response = try await post(client, "/orders/o-1/events", EventRequest(event: event))
+                #expect(response.status == .ok, "\(event): \(String(buffer: response.body))")
+                last = try decode(EventResponse.self, response)
+                #expect(last?.handled == true, "\(event)")
+            }
+            #expect(last?.order.activeStates == ["delivered"])
+            #expect(last?.order.finished == true)
+
+            let order = try decode(OrderView.self, try await client.execute(uri: "/orders/o-1", method: .get))
+            #expect(order.record.paymentAttempts == 1)
+            let journal = try decode([JournalEntry].self, try await client.execute(uri: "/orders/o-1/journal", method: .get))
+            #expect(journal.map(\.sequence) == [0, 1, 2, 3, 4, 5])
+            #expect(journal.last?.configuration == ["delivered"])
+        }
+    }
+
+    @Test("The payment child's states are the order's; a cancel bubbles from the child to the order")
+    func nestedStatesAndBubbling() async throws {
+        try await withService { client, _ in
+            _ = try await post(client, "/orders", NewOrder(id: "o-2"))
+            let paying = try decode(EventResponse.self, try await post(client, "/orders/o-2/events", EventRequest(event: "pay")))
+            #expect(paying.order.activeStates.contains("paying"))
+            #expect(paying.order.activeStates.contains { $0.hasSuffix("authorizing") })
+
+            let listed = try decode([OrderView].self, try await client.execute(uri: "/orders?state=paying", method: .get))
+            #expect(listed.map(\.id) == ["o-2"])
+
+            let cancelled = try decode(EventResponse.self, try await post(client, "/orders/o-2/events", EventRequest(event: "cancel")))
+            #expect(cancelled.order.activeStates == ["cancelled"])
+            #expect(cancelled.order.record.cancellation == "cancelled by the customer")
+        }
+    }
+
+    @Test("A retried request with the same idempotency key is applied once")
+    func idempotentRetry() async throws {
+        try await withService { client, _ in
+            _ = try await post(client, "/orders", NewOrder(id: "o-3"))
+            _ = try await post(client, "/orders/o-3/events", EventRequest(event: "pay", idempotencyKey: "k-1"))
+            _ = try await post(client, "/orders/o-3/events", EventRequest(event: "decline", idempotencyKey: "k-2"))
+            let first = try decode(EventResponse.self, try await post(client, "/orders/o-3/events", EventRequest(event: "retry", idempotencyKey: "k-3")))
+            let again = try decode(EventResponse.self, try await post(client, "/orders/o-3/events", EventRequest(event: "retry", idempotencyKey: "k-3")))
+            #expect(first.replayed == false)
+            #expect(again.replayed == true)
+            #expect(again.order.record.paymentAttempts == 2, "the retry counted once")
+            let journal = try decode([JournalEntry].self, try await client.execute(uri: "/orders/o-3/journal", method: .get))
+            #expect(journal.count == 4)
+        }
+    }
+
+    @Test("The diagram is an SVG with the active states highlighted")
+    func diagram() async throws {
+        try await withService { client, _ in
+            _ = try await post(client, "/orders", NewOrder(id: "o-4"))
+            _ = try await post(client, "/orders/o-4/events", EventRequest(event: "pay"))
+            let response = try await client.execute(uri: "/orders/o-4/diagram.svg", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType]?.hasPrefix("image/svg+xml") == true)
+            let svg = String(buffer: response.body)
+            #expect(svg.hasPrefix("<svg") || svg.hasPrefix("<?xml"))
+            #expect(svg.contains("paying"))
+            #expect(svg.contains("active"))
+        }
+    }
+
+    @Test("Bad requests get typed errors naming the problem: unknown order, unknown event, duplicate id")
+    func badInput() async throws {
+        try await withService { client, _ in
+            let missing = try await client.execute(uri: "/orders/nope", method: .get)
+            #expect(missing.status == .notFound)
+            #expect(String(buffer: missing.body).contains("nope"))
+
+            _ = try await post(client, "/orders", NewOrder(id: "o-5"))
+            let unknown = try await post(client, "/orders/o-5/events", EventRequest(event: "teleport"))
+            #expect(unknown.status == .badRequest)
+            #expect(String(buffer: unknown.body).contains("teleport"))
+
+            let duplicate = try await post(client, "/orders", NewOrder(id: "o-5"))
+            #expect(duplicate.status == .conflict)
+
+            let deleted = try await client.execute(uri: "/orders/o-5", method: .delete)
+            #expect(deleted.status == .noContent)
+            #expect(try await client.execute(uri: "/orders/o-5", method: .get).status == .notFound)
+        }
+    }
+
+    @Test("Orders survive the service: a new service on the same file serves them")
+    func survivesRestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orders-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("orders.sqlite").path
+        do {
+            let api = try await OrderAPI(store: try await SQLiteStore(path: path))
+            try await api.application(configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+                _ = try await post(client, "/orders", NewOrder(id: "o-6"))
+                _ = try await post(client, "/orders/o-6/events", EventRequest(event: "pay"))
+            }
+        }
+        let api = try await OrderAPI(store: try await SQLiteStore(path: path))
+        try await api.application(configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+            let order = try decode(OrderView.self, try await client.execute(uri: "/orders/o-6", method: .get))
+            #expect(order.activeStates.contains("paying"))
+            #expect(order.sequence == 1)
+        }
+    }
+
+    @Test("A payment that takes longer than 30 s cancels the order (a durable timer, on the host's clock)")
+    func paymentTimeout() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orders-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualClock()
+        let api = try await OrderAPI(
+            store: try await SQLiteStore(path: directory.appendingPathComponent("orders.sqlite").path), clock: .manual(clock))
+        let router = Router()
+        api.addRoutes(to: router)
+        try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+            _ = try await post(client, "/orders", NewOrder(id: "o-7"))
+            _ = try await post(client, "/orders/o-7/events", EventRequest(event: "pay"))
+            await clock.advance(by: .seconds(29))
+            #expect(await api.host.fireDueTimers().fired == 0)
+            await clock.advance(by: .seconds(2))
+            #expect(await api.host.fireDueTimers().fired == 1)
+            let order = try decode(OrderView.self, try await client.execute(uri: "/orders/o-7", method: .get))
+            #expect(order.activeStates == ["cancelled"])
+            #expect(order.record.cancellation == "the payment timed out")
+        }
+    }
+}
