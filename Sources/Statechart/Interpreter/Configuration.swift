@@ -6,7 +6,7 @@ struct Configuration: Sendable, Equatable {
     @usableFromInline var list = ScratchBuffer<Int32>()
     @usableFromInline var bits: [UInt64]
 
-    @usableFromInline init(capacity: Int) {
+    @inlinable init(capacity: Int) {
         bits = Array(repeating: 0, count: (capacity + 63) / 64)
     }
 

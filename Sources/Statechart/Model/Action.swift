@@ -91,7 +91,7 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
     /// State ids of the chart, by index (shared with the chart, never copied).
     @usableFromInline let ids: [String]
 
-    @usableFromInline
+    @inlinable
     init(context: Context, ids: [String]) {
         self.context = context
         self.machineTime = .zero

@@ -116,6 +116,7 @@ public struct RouteToken: Hashable, Sendable {
 }
 
 /// A state-request route added at run time (rule R66).
+@usableFromInline
 struct RuntimeRoute<Context> {
     let id: Int
     /// The source and target state ids (`nil`: the value is not a top-level state, or any).
@@ -127,8 +128,13 @@ struct RuntimeRoute<Context> {
 }
 
 /// What a ``StateMachine`` adds at run time: routes for state requests and observer orders.
+// Usable from inlinable code: a machine is created by an inlinable initializer, specialized for
+// its context (creating the empty arrays of an unspecialized one looked up their metadata).
+@usableFromInline
 struct RuntimeRoutes<Context> {
     var routes: [RuntimeRoute<Context>] = []
     var nextID = 0
     var observerOrders: [Int: UInt8] = [:]
+
+    @inlinable init() {}
 }

@@ -29,7 +29,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// The undo log and the suspension slot (rules R41, R42).
     var records = MachineRecords<State, Event, Context>()
     /// Routes added at run time and observer orders (rule R66; StateMachine+Routes.swift).
-    var runtimeRoutes = RuntimeRoutes<Context>()
+    @usableFromInline var runtimeRoutes = RuntimeRoutes<Context>()
 
     /// Behaviour switches of a ``StateMachine``.
     public struct Options: Sendable {
@@ -66,6 +66,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     }
 
     /// Starts a machine on an already compiled chart (compile once, run many).
+    @inlinable
     public init(typed: TypedChart<Event, Context>, context: Context, options: Options = Options()) throws(MachineError) {
         self.typed = typed
         self.options = options
