@@ -67,6 +67,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     public let eventName: @Sendable (Event) -> String
 
     /// A chart from the compiler's structure and the assembled closures (see ``init(_:)``).
+    @usableFromInline
     init(compiled c: ChartCompiler, assembly a: ChartAssembly<Event, Context>, name: String, eventName: @escaping @Sendable (Event) -> String) {
         self.states = c.states
         self.transitions = a.transitions
@@ -147,6 +148,24 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
             anc = states[Int(anc)].parent
         }
         return 0
+    }
+}
+
+extension Chart.Transition {
+    /// A transition with the compiler's structure and no closure yet (``ChartAssembly`` adds them).
+    @inlinable
+    init(shape: TransitionShape) {
+        self.source = shape.source
+        self.matcher = nil
+        self.guardCondition = nil
+        self.targets = shape.targets
+        self.isInternal = shape.isInternal
+        self.domain = shape.domain
+        self.actions = []
+        self.dynamicTargets = nil
+        self.location = shape.location
+        self.ordinal = shape.ordinal
+        self.isPseudo = shape.isPseudo
     }
 }
 

@@ -2,16 +2,19 @@
 /// from a ``ChartDefinition`` to the structure ``ChartCompiler`` computed. Every id was resolved
 /// (and every error thrown) by the compiler; this is one pass over the transitions and one over
 /// the states that have actions.
+/// Inlinable, so that it is specialized for the caller's types (see ``Chart/init(_:)``).
+@usableFromInline
 struct ChartAssembly<Event: Hashable & Sendable, Context> {
-    typealias C = Chart<Event, Context>
-    var transitions: [C.Transition] = []
-    var entryActions: [[[Action<Event, Context>]]]
-    var exitActions: [[[Action<Event, Context>]]]
-    var invocations: [[Invocation<Event, Context>]]
-    var leanCandidates: [LeanCandidate<Event>] = []
-    var lean: LeanTables
-    var hasAsyncGuards = false
+    @usableFromInline typealias C = Chart<Event, Context>
+    @usableFromInline var transitions: [C.Transition] = []
+    @usableFromInline var entryActions: [[[Action<Event, Context>]]]
+    @usableFromInline var exitActions: [[[Action<Event, Context>]]]
+    @usableFromInline var invocations: [[Invocation<Event, Context>]]
+    @usableFromInline var leanCandidates: [LeanCandidate<Event>] = []
+    @usableFromInline var lean: LeanTables
+    @usableFromInline var hasAsyncGuards = false
 
+    @inlinable
     init(_ definition: ChartDefinition<Event, Context>, _ compiler: ChartCompiler) {
         let count = compiler.states.count
         entryActions = Array(repeating: [], count: count)
@@ -32,10 +35,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         var conditional = [Bool](repeating: false, count: compiler.shapes.count)
         transitions.reserveCapacity(compiler.shapes.count)
         for (k, shape) in compiler.shapes.enumerated() {
-            var transition = C.Transition(
-                source: shape.source, matcher: nil, guardCondition: nil, targets: shape.targets,
-                isInternal: shape.isInternal, domain: shape.domain, actions: [], dynamicTargets: nil,
-                location: shape.location, ordinal: shape.ordinal, isPseudo: shape.isPseudo)
+            var transition = C.Transition(shape: shape)
             if shape.declared >= 0 {
                 let declared = definition.transitions[Int(shape.declared)]
                 transition.actions = declared.actions
@@ -70,6 +70,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
     }
 
     /// A descriptor with its state id resolved (the compiler has checked that it resolves).
+    @inlinable
     static func matcher(_ d: EventDescriptor<Event>, _ indexByID: [String: Int32]) -> EventMatcher<Event> {
         switch d {
         case .any: return .any
@@ -78,11 +79,15 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         case .done(let id): return .done(indexByID[id]!)
         case .error: return .error
         case .timer(let key): return .timer(key)
-        case .names(let tokens): return EventMatcher.normalizedNames(tokens)
+        case .names(let tokens): return names(tokens)
         }
     }
 
+    @usableFromInline
+    static func names(_ tokens: [String]) -> EventMatcher<Event> { EventMatcher.normalizedNames(tokens) }
+
     /// A guard with its state ids resolved (the compiler has checked that they resolve).
+    @inlinable
     static func compiledGuard(_ g: Guard<Event, Context>, _ indexByID: [String: Int32]) -> CompiledGuard<Event, Context> {
         switch g {
         case .inState(let id): return .inState(indexByID[id]!)

@@ -3,6 +3,9 @@ extension Chart {
     /// structure, and precomputes transition domains and per-state candidate lists.
     ///
     /// - Throws: ``ChartError`` naming the first problem found (and its location, when known).
+    // Inlinable so that the one generic pass (``ChartAssembly``) is specialized for the caller's
+    // `Event` and `Context`; the compiler itself is not generic.
+    @inlinable
     public convenience init(_ definition: ChartDefinition<Event, Context>) throws(ChartError) {
         var compiler = ChartCompiler(definition.outline, name: definition.name)
         try compiler.compile()
@@ -13,52 +16,56 @@ extension Chart {
 
 /// A compiled transition without its closures: what ``ChartCompiler`` works on. ``ChartAssembly``
 /// turns each into a ``Chart/Transition`` by adding the declared transition's event, guard and actions.
+@usableFromInline
 struct TransitionShape: Sendable {
-    var source: Int32
-    var targets: [Int32]
-    var isInternal: Bool
-    var domain: Int32
-    var ordinal: Int32
-    var isPseudo: Bool
+    @usableFromInline var source: Int32
+    @usableFromInline var targets: [Int32]
+    @usableFromInline var isInternal: Bool
+    @usableFromInline var domain: Int32
+    @usableFromInline var ordinal: Int32
+    @usableFromInline var isPseudo: Bool
     var isEventless: Bool
     var hasDynamicTargets: Bool
-    var location: SourceLocation?
+    @usableFromInline var location: SourceLocation?
     /// Index of the declared transition (in ``ChartDefinition/transitions``) it comes from: a
     /// selectable transition, or the declared default of a history state; -1 otherwise.
-    var declared: Int32
+    @usableFromInline var declared: Int32
     /// For the initial transition of a compound state, the definition node whose initial
     /// actions it runs; -1 otherwise.
-    var initialOf: Int32
+    @usableFromInline var initialOf: Int32
 }
 
 /// Turns the structure of a ``ChartDefinition`` (its ``DefinitionOutline``) into the arrays of a
 /// ``Chart``. Not generic: see ``DefinitionOutline`` for why. No recursion: every pass is a loop.
+@usableFromInline
 struct ChartCompiler {
     let outline: DefinitionOutline
     let name: String
     /// Definition node index, by state index (document order).
-    var order: [Int32] = []
+    @usableFromInline var order: [Int32] = []
     var newIndex: [Int32] = []
-    var states: [CompiledState] = []
-    var shapes: [TransitionShape] = []
-    var eventCandidates: [Int32] = []
+    @usableFromInline var states: [CompiledState] = []
+    @usableFromInline var shapes: [TransitionShape] = []
+    @usableFromInline var eventCandidates: [Int32] = []
     var eventlessCandidates: [Int32] = []
     var childIndices: [[Int32]] = []
     var ids: [String] = []
     var locations: [SourceLocation?] = []
-    var indexByID: [String: Int32] = [:]
+    @usableFromInline var indexByID: [String: Int32] = [:]
     var historyCount = 0
     var requestTransitions: [Int32: Int32] = [:]
-    var staticEntries: [[Int32]?] = []
-    var staticDefaultEntries: [[Int32]] = []
+    @usableFromInline var staticEntries: [[Int32]?] = []
+    @usableFromInline var staticDefaultEntries: [[Int32]] = []
     /// Whether each state (by index) invokes work.
-    var invokes: [Bool] = []
+    @usableFromInline var invokes: [Bool] = []
 
+    @usableFromInline
     init(_ outline: DefinitionOutline, name: String) {
         self.outline = outline
         self.name = name
     }
 
+    @usableFromInline
     mutating func compile() throws(ChartError) {
         number()
         try shape()
@@ -95,16 +102,34 @@ struct ChartCompiler {
         }
         staticEntries = Array(repeating: nil, count: shapes.count)
         staticDefaultEntries = Array(repeating: [], count: shapes.count)
-        for k in shapes.indices {
+        // Compound states whose default entry is not kept (too large, or through a history
+        // state). What a transition with one target enters includes that target's default entry,
+        // so a transition with such a target is not kept either, and is not computed: in a
+        // chain n deep that saves n walks of `staticEntryLimit` steps. Walking the transitions
+        // backwards meets the initial transitions of inner states (later in document order)
+        // before those of outer ones and before every selectable transition.
+        var defaultNotKept = [Bool](repeating: false, count: states.count)
+        for k in shapes.indices.reversed() {
             let t = shapes[k]
             guard t.domain >= 0, !t.targets.isEmpty, !(t.isPseudo && states[Int(t.source)].kind.isHistory) else { continue }
+            let isCompoundInitial = t.isPseudo && states[Int(t.source)].kind == .compound
+                && states[Int(t.source)].initialTransition == Int32(k)
+            // One target only: with several, one may be inside a region of a parallel state
+            // that another's default entry would descend into, and the set is then smaller.
+            if t.targets.count == 1, defaultNotKept[Int(t.targets[0])] {
+                if isCompoundInitial { defaultNotKept[Int(t.source)] = true }
+                continue
+            }
             builder.clear()
             builder.add(targets: t.targets, domain: t.domain, states: states, transitions: targetsOnly, children: childIndices)
             builder.finish()
             let keep = builder.entries.count <= Self.staticEntryLimit && !builder.touchedHistory
             let defaults = keep ? builder.entries.filter { builder.defaultMarks[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 } : []
             for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
-            guard keep else { continue }
+            guard keep else {
+                if isCompoundInitial { defaultNotKept[Int(t.source)] = true }
+                continue
+            }
             staticEntries[k] = builder.entries.array
             staticDefaultEntries[k] = defaults
         }

@@ -15,19 +15,20 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
 
     /// The tree and its ids, without a closure or a value of `Event` or `Context` in it: the
     /// compiler's structural work runs on this alone, as non-generic code (see ``DefinitionOutline``).
-    var outline = DefinitionOutline()
+    @usableFromInline var outline = DefinitionOutline()
     /// Every transition as declared, in the order added; `outline.transitions` is parallel to it.
-    var transitions: [TransitionDefinition<Event, Context>] = []
+    @usableFromInline var transitions: [TransitionDefinition<Event, Context>] = []
     /// Actions and invoked work of the nodes that have any (`NodeOutline.payload` indexes it):
     /// most nodes of a large chart have none, and then cost nothing here.
-    var payloads: [NodePayload] = []
+    @usableFromInline var payloads: [NodePayload] = []
 
     /// What a node carries besides its structure.
+    @usableFromInline
     struct NodePayload: Sendable {
-        var initialActions: [Action<Event, Context>] = []
-        var onEntry: [[Action<Event, Context>]] = []
-        var onExit: [[Action<Event, Context>]] = []
-        var invocations: [Invocation<Event, Context>] = []
+        @usableFromInline var initialActions: [Action<Event, Context>] = []
+        @usableFromInline var onEntry: [[Action<Event, Context>]] = []
+        @usableFromInline var onExit: [[Action<Event, Context>]] = []
+        @usableFromInline var invocations: [Invocation<Event, Context>] = []
     }
 
     /// A name for the chart (SCXML `name`), used in diagnostics and exports.

@@ -9,8 +9,9 @@
 ///
 /// Children and transitions are singly linked lists through the node and transition arrays (no
 /// array per node), so adding a state or a transition appends to one flat array.
+@usableFromInline
 struct DefinitionOutline: Sendable {
-    var nodes: [NodeOutline] = []
+    @usableFromInline var nodes: [NodeOutline] = []
     /// Parallel to ``ChartDefinition/transitions``.
     var transitions: [TransitionOutline] = []
     var requestRoutes: [(target: String, container: Int)] = []
@@ -55,6 +56,7 @@ struct DefinitionOutline: Sendable {
 }
 
 /// One node of a ``DefinitionOutline``.
+@usableFromInline
 struct NodeOutline: Sendable {
     var id: String
     var kind: StateKind
@@ -76,7 +78,7 @@ struct NodeOutline: Sendable {
     var hasEntryActions = false
     var hasExitActions = false
     /// Index in ``ChartDefinition/payloads``, -1 when the node has no actions or invocations.
-    var payload: Int32 = -1
+    @usableFromInline var payload: Int32 = -1
 
     init(id: String, kind: StateKind, parent: Int32, initial: [String]?, location: SourceLocation?) {
         self.id = id

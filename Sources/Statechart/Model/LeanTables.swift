@@ -44,15 +44,24 @@ struct LeanCandidate<Event: Hashable & Sendable>: Sendable {
     @usableFromInline var event: Event?
     /// Whether it needs a guard, an asynchronous guard or dynamic targets (see ``LeanTransition/Flags/conditional``).
     @usableFromInline var conditional: Bool
+
+    @inlinable
+    init(transition: Int32, event: Event?, conditional: Bool) {
+        self.transition = transition
+        self.event = event
+        self.conditional = conditional
+    }
 }
 
 /// The lean tables of a chart, built once from its compiled arrays. Not generic: what it needs
 /// of the closures — whether a transition has actions, whether it is conditional — is passed in.
 /// ``ChartAssembly`` adds the candidates, which hold events.
+@usableFromInline
 struct LeanTables {
-    var transitions: [LeanTransition] = []
-    var entries: [Int32] = []
+    @usableFromInline var transitions: [LeanTransition] = []
+    @usableFromInline var entries: [Int32] = []
 
+    @usableFromInline
     init(
         states: [CompiledState], shapes: [TransitionShape], hasActions: [Bool], conditional: [Bool],
         staticEntries: [[Int32]?], staticDefaultEntries: [[Int32]], invokes: [Bool]
