@@ -1,6 +1,12 @@
 import BenchmarkCharts
 import Statechart
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // Wall time of building charts of a million states (issue 16, "Build"), in a release executable:
 //
 //   swift run -c release --package-path Benchmarks BuildTime [case] [states]
@@ -18,25 +24,41 @@ let which = arguments.count > 1 ? arguments[1] : "all"
 let states = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
 let repeats = arguments.count > 3 ? max(1, Int(arguments[3]) ?? 3) : 3
 
+/// One phase's wall time and CPU time.
+struct Sample {
+    var wall: Duration
+    var cpu: Duration
+}
+
 /// Runs `body` `repeats` times and prints the best and worst of each named phase it reports.
-func measure(_ name: String, _ body: (inout [(String, Duration)]) throws -> Int) rethrows {
-    var best: [String: Duration] = [:]
-    var worst: [String: Duration] = [:]
+func measure(_ name: String, _ body: (inout [(String, Sample)]) throws -> Int) rethrows {
+    var best: [String: Sample] = [:]
+    var worst: [String: Sample] = [:]
     var order: [String] = []
     var count = 0
     for _ in 0..<repeats {
-        var phases: [(String, Duration)] = []
+        var phases: [(String, Sample)] = []
         count = try body(&phases)
         for (phase, d) in phases {
             if best[phase] == nil { order.append(phase) }
-            best[phase] = min(best[phase] ?? d, d)
-            worst[phase] = max(worst[phase] ?? d, d)
+            let b = best[phase] ?? d, w = worst[phase] ?? d
+            best[phase] = Sample(wall: min(b.wall, d.wall), cpu: min(b.cpu, d.cpu))
+            worst[phase] = Sample(wall: max(w.wall, d.wall), cpu: max(w.cpu, d.cpu))
         }
     }
     for phase in order {
         let b = best[phase]!, w = worst[phase]!
-        print("\(name) \(phase): best \(seconds(b)) s, worst \(seconds(w)) s (\(count) states compiled)")
+        print(
+            "\(name) \(phase): wall best \(seconds(b.wall)) s, worst \(seconds(w.wall)) s; "
+                + "cpu best \(seconds(b.cpu)) s, worst \(seconds(w.cpu)) s (\(count) states compiled)")
     }
+}
+
+/// CPU time of the whole process so far (user and system).
+func processCPUTime() -> Duration {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return .seconds(ts.tv_sec) + .nanoseconds(ts.tv_nsec)
 }
 
 func seconds(_ d: Duration) -> String {
@@ -45,11 +67,12 @@ func seconds(_ d: Duration) -> String {
     return "\(ms / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
 }
 
-func timed<T>(_ phase: String, _ phases: inout [(String, Duration)], _ body: () throws -> T) rethrows -> T {
+func timed<T>(_ phase: String, _ phases: inout [(String, Sample)], _ body: () throws -> T) rethrows -> T {
     let clock = ContinuousClock()
     let start = clock.now
+    let cpu = processCPUTime()
     let value = try body()
-    phases.append((phase, clock.now - start))
+    phases.append((phase, Sample(wall: clock.now - start, cpu: processCPUTime() - cpu)))
     return value
 }
 

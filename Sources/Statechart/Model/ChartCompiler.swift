@@ -327,7 +327,10 @@ struct ChartCompiler {
         let count = order.count
         let nodes = outline.nodes
         let declared = outline.transitions
-        shapes.reserveCapacity(declared.count + count / 4)
+        // Exactly: the declared transitions, one initial per compound state, one default per
+        // history state, at most one per request route (growing by doubling copies them all).
+        let compoundCount = states.reduce(0) { $0 + ($1.kind == .compound ? 1 : 0) }
+        shapes.reserveCapacity(declared.count + compoundCount + historyCount + outline.requestRoutes.count)
         for i in 0..<count where !states[i].kind.isHistory {
             let n = nodes[Int(order[i])]
             states[i].transitionStart = Int32(shapes.count)
