@@ -37,6 +37,16 @@ let package = Package(
             ],
             path: "Sources/InstructionCounts"
         ),
+        // Wall time of building charts of a million states (issue 16): a plain executable, as
+        // InstructionCounts, so that one run prints every phase (see Sources/BuildTime/main.swift).
+        .executableTarget(
+            name: "BuildTime",
+            dependencies: [
+                "BenchmarkCharts",
+                .product(name: "Statechart", package: "Statechart"),
+            ],
+            path: "Sources/BuildTime"
+        ),
         // Time per event, build time, parsing speed (wall clock).
         .executableTarget(
             name: "StatechartBenchmarks",

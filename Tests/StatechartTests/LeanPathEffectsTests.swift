@@ -21,21 +21,21 @@ struct LeanPathEffectsTests {
         // multiply (each firing queueing more work and timers) past what a test can walk.
         var performs = 0
         var delayedSends = 0
-        for i in d.nodes.indices {
-            for j in d.nodes[i].transitions.indices where d.nodes[i].transitions[j].event != nil {
+        for i in 0..<d.nodeCount {
+            for j in d.transitionIndices(of: .init(i)) where d.transitions[j].event != nil {
                 let roll = Int.random(in: 0..<10, using: &rng)
                 if roll == 0 {
                     let answer = Bool.random(using: &rng)
-                    d.nodes[i].transitions[j].asyncGuard = { _, _ in answer }
+                    d.transitions[j].asyncGuard = { _, _ in answer }
                 } else if roll == 1, performs < 2 {
                     performs += 1
                     let event = RandomCharts.events.randomElement(using: &rng)!
-                    d.nodes[i].transitions[j].actions.append(.run("perform") { $0.perform(event) { event } })
+                    d.transitions[j].actions.append(.run("perform") { $0.perform(event) { event } })
                 } else if roll == 2, delayedSends < 2 {
                     delayedSends += 1
                     let event = RandomCharts.events.randomElement(using: &rng)!
                     let delay = Duration.seconds(Int.random(in: 1...3, using: &rng))
-                    d.nodes[i].transitions[j].actions.append(.send(event, delay: delay))
+                    d.transitions[j].actions.append(.send(event, delay: delay))
                 }
             }
             if case .history = d.kind(of: .init(i)) { continue }

@@ -13,6 +13,8 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     var valuePaths: [String: [AnyHashable]] = [:]
     var levels: [TypedLevel<Context>] = []
     var levelOfState: [String: Int] = [:]
+    /// Transitions whose targets are ``StateRef``s: the transition's index in the definition's
+    /// ``ChartDefinition/transitions``, and its source node for diagnostics.
     var refFixups: [(node: Int, transition: Int, refs: [StateRef])] = []
     /// Ids of states that are only ever mentioned as targets, never declared (rule R65).
     var mentionedOnly: [String] = []
@@ -211,7 +213,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                     return ids[next] ?? "\(next)"
                 }
             }
-            levels[levelIndex] = levels[levelIndex].adding(
+            levels[levelIndex].add(
                 id: id, role: role, routes: (g.routes[s] ?? []).compactMap { idOf[$0] }, barrier: barrier,
                 dynamic: dynamic)
         }
@@ -260,7 +262,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         case .none: break
         case .states(let ss): t.targets = ss.map { idOf[$0]! }
         case .refs(let refs):
-            refFixups.append((node.rawValue, definition.nodes[node.rawValue].transitions.count, refs))
+            refFixups.append((node.rawValue, definition.transitions.count, refs))
         case .dynamic(let f):
             let idOf = idOf
             t.dynamicTargets = { ctx, event in
@@ -280,12 +282,12 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 let matches = valuePaths.filter { $0.value.count >= ref.path.count && Array($0.value.suffix(ref.path.count)) == ref.path }
                     .map(\.key).sorted()
                 guard let only = matches.first else {
-                    throw .unknownTarget(ref.description, from: definition.nodes[fix.node].id, location: nil)
+                    throw .unknownTarget(ref.description, from: definition.id(of: .init(fix.node)), location: nil)
                 }
                 if matches.count > 1 { throw .ambiguousTarget(ref.description, candidates: matches) }
                 ids.append(only)
             }
-            definition.nodes[fix.node].transitions[fix.transition].targets = ids
+            definition.setTargets(ids, ofTransition: fix.transition)
         }
     }
 }
@@ -341,17 +343,16 @@ struct TypedLevel<Context>: Sendable {
 
     init(container: String) { self.container = container }
 
-    func adding(
+    /// Adds a state in place: copying the level for each state made a level of n states cost O(n²).
+    mutating func add(
         id: String, role: StateRole, routes: [String], barrier: (@Sendable (String, Context) -> BarrierAnswer)?,
         dynamic: (@Sendable (Context) -> String)?
-    ) -> Self {
-        var copy = self
-        copy.stateIDs.append(id)
-        if role == .global || role == .finalGlobal { copy.globals.insert(id) }
-        if role == .final || role == .finalGlobal { copy.finals.insert(id) }
-        copy.routes[id, default: []].formUnion(routes)
-        if let barrier { copy.barriers[id] = barrier }
-        if let dynamic { copy.dynamics[id] = dynamic }
-        return copy
+    ) {
+        stateIDs.append(id)
+        if role == .global || role == .finalGlobal { globals.insert(id) }
+        if role == .final || role == .finalGlobal { finals.insert(id) }
+        self.routes[id, default: []].formUnion(routes)
+        if let barrier { barriers[id] = barrier }
+        if let dynamic { dynamics[id] = dynamic }
     }
 }

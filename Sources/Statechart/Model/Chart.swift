@@ -7,30 +7,8 @@
 /// innermost first, history slots — is computed here once. A chart is shared by every machine
 /// that runs it.
 public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
-    @usableFromInline
-    struct State: Sendable {
-        @usableFromInline var kind: CompiledStateKind
-        @usableFromInline var parent: Int32
-        /// One past the last descendant: the subtree is `index ..< end`.
-        @usableFromInline var end: Int32
-        @usableFromInline var depth: Int32
-        /// For a compound state, its initial transition; for a history state, its default transition.
-        @usableFromInline var initialTransition: Int32
-        /// The state's own transitions: `transitionStart ..< transitionEnd` (document order).
-        @usableFromInline var transitionStart: Int32
-        @usableFromInline var transitionEnd: Int32
-        /// Candidates for an event, innermost first: `eventCandidates[candidateStart ..< candidateEnd]`.
-        @usableFromInline var candidateStart: Int32
-        @usableFromInline var candidateEnd: Int32
-        @usableFromInline var eventlessStart: Int32
-        @usableFromInline var eventlessEnd: Int32
-        /// For history states, the slot of its stored value; -1 otherwise.
-        @usableFromInline var historySlot: Int32
-        /// Whether any child is a history state (history is recorded when it exits).
-        @usableFromInline var hasHistoryChild: Bool
-        @usableFromInline var hasEntryActions: Bool
-        @usableFromInline var hasExitActions: Bool
-    }
+    /// A compiled state: plain values only, so it is not generic (see ``CompiledState``).
+    @usableFromInline typealias State = CompiledState
 
     @usableFromInline
     struct Transition: Sendable {
@@ -88,36 +66,30 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// How events are named for SCXML descriptors, traces and exports.
     public let eventName: @Sendable (Event) -> String
 
-    @usableFromInline init(
-        states: [State], transitions: [Transition], eventCandidates: [Int32], eventlessCandidates: [Int32],
-        childIndices: [[Int32]], entryActions: [[[Action<Event, Context>]]], exitActions: [[[Action<Event, Context>]]],
-        ids: [String], locations: [SourceLocation?], indexByID: [String: Int32], historyCount: Int,
-        requestTransitions: [Int32: Int32], staticEntries: [[Int32]?], staticDefaultEntries: [[Int32]], invocations: [[Invocation<Event, Context>]], name: String, eventName: @escaping @Sendable (Event) -> String
-    ) {
-        self.states = states
-        self.transitions = transitions
-        self.eventCandidates = eventCandidates
-        self.eventlessCandidates = eventlessCandidates
-        self.childIndices = childIndices
-        self.entryActions = entryActions
-        self.exitActions = exitActions
-        self.hasEventless = !eventlessCandidates.isEmpty
-        self.historyCount = historyCount
-        let leanTables = LeanTables<Event, Context>(
-            states: states, transitions: transitions, eventCandidates: eventCandidates, staticEntries: staticEntries,
-            staticDefaultEntries: staticDefaultEntries, invocations: invocations)
-        self.lean = leanTables.transitions
-        self.leanEntries = leanTables.entries
-        self.leanCandidates = leanTables.candidates
-        self.requestTransitions = requestTransitions
-        self.staticEntries = staticEntries
-        self.staticDefaultEntries = staticDefaultEntries
-        self.invocations = invocations
-        self.hasInvocations = invocations.contains { !$0.isEmpty }
-        self.hasAsyncGuards = transitions.contains { $0.asyncGuard != nil }
-        self.ids = ids
-        self.locations = locations
-        self.indexByID = indexByID
+    /// A chart from the compiler's structure and the assembled closures (see ``init(_:)``).
+    @usableFromInline
+    init(compiled c: ChartCompiler, assembly a: ChartAssembly<Event, Context>, name: String, eventName: @escaping @Sendable (Event) -> String) {
+        self.states = c.states
+        self.transitions = a.transitions
+        self.eventCandidates = c.eventCandidates
+        self.eventlessCandidates = c.eventlessCandidates
+        self.childIndices = c.childIndices
+        self.entryActions = a.entryActions
+        self.exitActions = a.exitActions
+        self.hasEventless = !c.eventlessCandidates.isEmpty
+        self.historyCount = c.historyCount
+        self.lean = a.lean.transitions
+        self.leanEntries = a.lean.entries
+        self.leanCandidates = a.leanCandidates
+        self.requestTransitions = c.requestTransitions
+        self.staticEntries = c.staticEntries
+        self.staticDefaultEntries = c.staticDefaultEntries
+        self.invocations = a.invocations
+        self.hasInvocations = c.invokes.contains(true)
+        self.hasAsyncGuards = a.hasAsyncGuards
+        self.ids = c.ids
+        self.locations = c.locations
+        self.indexByID = c.indexByID
         self.name = name
         self.eventName = eventName
     }
@@ -177,4 +149,49 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         }
         return 0
     }
+}
+
+extension Chart.Transition {
+    /// A transition with the compiler's structure and no closure yet (``ChartAssembly`` adds them).
+    @inlinable
+    init(shape: TransitionShape) {
+        self.source = shape.source
+        self.matcher = nil
+        self.guardCondition = nil
+        self.targets = shape.targets
+        self.isInternal = shape.isInternal
+        self.domain = shape.domain
+        self.actions = []
+        self.dynamicTargets = nil
+        self.location = shape.location
+        self.ordinal = shape.ordinal
+        self.isPseudo = shape.isPseudo
+    }
+}
+
+/// A state of a compiled ``Chart``. It holds no `Event` or `Context`, so it is a plain type,
+/// not one nested in the generic chart: the compiler fills arrays of it in non-generic code.
+@usableFromInline
+struct CompiledState: Sendable {
+    @usableFromInline var kind: CompiledStateKind
+    @usableFromInline var parent: Int32
+    /// One past the last descendant: the subtree is `index ..< end`.
+    @usableFromInline var end: Int32
+    @usableFromInline var depth: Int32
+    /// For a compound state, its initial transition; for a history state, its default transition.
+    @usableFromInline var initialTransition: Int32
+    /// The state's own transitions: `transitionStart ..< transitionEnd` (document order).
+    @usableFromInline var transitionStart: Int32
+    @usableFromInline var transitionEnd: Int32
+    /// Candidates for an event, innermost first: `eventCandidates[candidateStart ..< candidateEnd]`.
+    @usableFromInline var candidateStart: Int32
+    @usableFromInline var candidateEnd: Int32
+    @usableFromInline var eventlessStart: Int32
+    @usableFromInline var eventlessEnd: Int32
+    /// For history states, the slot of its stored value; -1 otherwise.
+    @usableFromInline var historySlot: Int32
+    /// Whether any child is a history state (history is recorded when it exits).
+    @usableFromInline var hasHistoryChild: Bool
+    @usableFromInline var hasEntryActions: Bool
+    @usableFromInline var hasExitActions: Bool
 }

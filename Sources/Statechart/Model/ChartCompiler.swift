@@ -3,48 +3,69 @@ extension Chart {
     /// structure, and precomputes transition domains and per-state candidate lists.
     ///
     /// - Throws: ``ChartError`` naming the first problem found (and its location, when known).
+    // Inlinable so that the one generic pass (``ChartAssembly``) is specialized for the caller's
+    // `Event` and `Context`; the compiler itself is not generic.
+    @inlinable
     public convenience init(_ definition: ChartDefinition<Event, Context>) throws(ChartError) {
-        var compiler = ChartCompiler(definition)
+        var compiler = ChartCompiler(definition.outline, name: definition.name)
         try compiler.compile()
-        self.init(
-            states: compiler.states, transitions: compiler.transitions,
-            eventCandidates: compiler.eventCandidates, eventlessCandidates: compiler.eventlessCandidates,
-            childIndices: compiler.childIndices, entryActions: compiler.entryActions, exitActions: compiler.exitActions,
-            ids: compiler.ids, locations: compiler.locations, indexByID: compiler.indexByID,
-            historyCount: compiler.historyCount, requestTransitions: compiler.requestTransitions,
-            staticEntries: compiler.staticEntries, staticDefaultEntries: compiler.staticDefaultEntries,
-            invocations: compiler.invocations, name: definition.name, eventName: definition.eventName)
+        let assembly = ChartAssembly(definition, compiler)
+        self.init(compiled: compiler, assembly: assembly, name: definition.name, eventName: definition.eventName)
     }
 }
 
-/// Turns a ``ChartDefinition`` into the arrays of a ``Chart``. No recursion: every pass is a loop.
-struct ChartCompiler<Event: Hashable & Sendable, Context> {
-    typealias C = Chart<Event, Context>
-    let definition: ChartDefinition<Event, Context>
-    var order: [Int] = []  // definition node index, in document order
+/// A compiled transition without its closures: what ``ChartCompiler`` works on. ``ChartAssembly``
+/// turns each into a ``Chart/Transition`` by adding the declared transition's event, guard and actions.
+@usableFromInline
+struct TransitionShape: Sendable {
+    @usableFromInline var source: Int32
+    @usableFromInline var targets: [Int32]
+    @usableFromInline var isInternal: Bool
+    @usableFromInline var domain: Int32
+    @usableFromInline var ordinal: Int32
+    @usableFromInline var isPseudo: Bool
+    var isEventless: Bool
+    var hasDynamicTargets: Bool
+    @usableFromInline var location: SourceLocation?
+    /// Index of the declared transition (in ``ChartDefinition/transitions``) it comes from: a
+    /// selectable transition, or the declared default of a history state; -1 otherwise.
+    @usableFromInline var declared: Int32
+    /// For the initial transition of a compound state, the definition node whose initial
+    /// actions it runs; -1 otherwise.
+    @usableFromInline var initialOf: Int32
+}
+
+/// Turns the structure of a ``ChartDefinition`` (its ``DefinitionOutline``) into the arrays of a
+/// ``Chart``. Not generic: see ``DefinitionOutline`` for why. No recursion: every pass is a loop.
+@usableFromInline
+struct ChartCompiler {
+    let outline: DefinitionOutline
+    let name: String
+    /// Definition node index, by state index (document order).
+    @usableFromInline var order: [Int32] = []
     var newIndex: [Int32] = []
-    var states: [C.State] = []
-    var transitions: [C.Transition] = []
-    var eventCandidates: [Int32] = []
+    @usableFromInline var states: [CompiledState] = []
+    @usableFromInline var shapes: [TransitionShape] = []
+    @usableFromInline var eventCandidates: [Int32] = []
     var eventlessCandidates: [Int32] = []
     var childIndices: [[Int32]] = []
-    var entryActions: [[[Action<Event, Context>]]] = []
-    var exitActions: [[[Action<Event, Context>]]] = []
     var ids: [String] = []
     var locations: [SourceLocation?] = []
-    var indexByID: [String: Int32] = [:]
+    @usableFromInline var indexByID: [String: Int32] = [:]
     var historyCount = 0
     var requestTransitions: [Int32: Int32] = [:]
-    var staticEntries: [[Int32]?] = []
-    var staticDefaultEntries: [[Int32]] = []
-    var invocations: [[Invocation<Event, Context>]] = []
+    @usableFromInline var staticEntries: [[Int32]?] = []
+    @usableFromInline var staticDefaultEntries: [[Int32]] = []
+    /// Whether each state (by index) invokes work.
+    @usableFromInline var invokes: [Bool] = []
 
-    init(_ definition: ChartDefinition<Event, Context>) { self.definition = definition }
-
-    private func node(_ i: Int) -> ChartDefinition<Event, Context>.StateNode {
-        definition.nodes[order[i]]
+    @usableFromInline
+    init(_ outline: DefinitionOutline, name: String) {
+        self.outline = outline
+        self.name = name
     }
 
+    @usableFromInline
     mutating func compile() throws(ChartError) {
         number()
         try shape()
@@ -61,21 +82,58 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
     /// the transition is taken, in time proportional to its size): keeping them all would cost
     /// O(depth²) time and memory for a deep chain, whose every initial transition enters the
     /// whole chain below it.
+    ///
+    /// The builder is generic over the chart's types but reads only the targets of the
+    /// transitions that states name as their initial or default transition (`initialTransition`),
+    /// so it is used here at one fixed instance (`Chart<Int, Void>`), which is specialized, with
+    /// those transitions only: they follow every selectable one, from `firstPseudo` on, and the
+    /// states' `initialTransition` are shifted by `firstPseudo` while it runs. A copy of every
+    /// transition would cost more than the rest of this pass on a chart of a million states.
     private mutating func precomputeEntrySets() {
-        var builder = EntrySetBuilder<Event, Context>(stateCount: states.count)
+        typealias Structural = Chart<Int, Void>
+        var builder = EntrySetBuilder<Int, Void>(stateCount: states.count)
         builder.limit = Self.staticEntryLimit
-        staticEntries = Array(repeating: nil, count: transitions.count)
-        staticDefaultEntries = Array(repeating: [], count: transitions.count)
-        for k in transitions.indices {
-            let t = transitions[k]
+        let firstPseudo = shapes.firstIndex(where: \.isPseudo) ?? shapes.count
+        var pseudo: [Structural.Transition] = []
+        pseudo.reserveCapacity(shapes.count - firstPseudo)
+        for s in shapes[firstPseudo...] {
+            // Every transition after the first pseudo-transition is one (see resolveTransitions).
+            precondition(s.isPseudo, "selectable transitions precede initial and default transitions")
+            pseudo.append(Structural.Transition(shape: s))
+        }
+        let shift = Int32(firstPseudo)
+        for i in states.indices where states[i].initialTransition >= 0 { states[i].initialTransition -= shift }
+        defer { for i in states.indices where states[i].initialTransition >= 0 { states[i].initialTransition += shift } }
+        staticEntries = Array(repeating: nil, count: shapes.count)
+        staticDefaultEntries = Array(repeating: [], count: shapes.count)
+        // Compound states whose default entry is not kept (too large, or through a history
+        // state). What a transition with one target enters includes that target's default entry,
+        // so a transition with such a target is not kept either, and is not computed: in a
+        // chain n deep that saves n walks of `staticEntryLimit` steps. Walking the transitions
+        // backwards meets the initial transitions of inner states (later in document order)
+        // before those of outer ones and before every selectable transition.
+        var defaultNotKept = [Bool](repeating: false, count: states.count)
+        for k in shapes.indices.reversed() {
+            let t = shapes[k]
             guard t.domain >= 0, !t.targets.isEmpty, !(t.isPseudo && states[Int(t.source)].kind.isHistory) else { continue }
+            let isCompoundInitial = t.isPseudo && states[Int(t.source)].kind == .compound
+                && states[Int(t.source)].initialTransition == Int32(k) - shift
+            // One target only: with several, one may be inside a region of a parallel state
+            // that another's default entry would descend into, and the set is then smaller.
+            if t.targets.count == 1, defaultNotKept[Int(t.targets[0])] {
+                if isCompoundInitial { defaultNotKept[Int(t.source)] = true }
+                continue
+            }
             builder.clear()
-            builder.add(targets: t.targets, domain: t.domain, states: states, transitions: transitions, children: childIndices)
+            builder.add(targets: t.targets, domain: t.domain, states: states, transitions: pseudo, children: childIndices)
             builder.finish()
             let keep = builder.entries.count <= Self.staticEntryLimit && !builder.touchedHistory
             let defaults = keep ? builder.entries.filter { builder.defaultMarks[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 } : []
             for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
-            guard keep else { continue }
+            guard keep else {
+                if isCompoundInitial { defaultNotKept[Int(t.source)] = true }
+                continue
+            }
             staticEntries[k] = builder.entries.array
             staticDefaultEntries[k] = defaults
         }
@@ -97,7 +155,7 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
             color[h] = 1
             path.append((Int32(h), 0))
             while let top = path.last {
-                let targets = transitions[Int(states[Int(top.state)].initialTransition)].targets
+                let targets = shapes[Int(states[Int(top.state)].initialTransition)].targets
                 guard top.next < targets.count else {
                     color[Int(top.state)] = 2
                     path.removeLast()
@@ -119,32 +177,48 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
         }
     }
 
-    /// Pre-order numbering with an explicit stack.
+    /// Pre-order numbering, walking first-child and next-sibling links (no stack).
     private mutating func number() {
-        let nodes = definition.nodes
+        let nodes = outline.nodes
         newIndex = Array(repeating: -1, count: nodes.count)
         order.reserveCapacity(nodes.count)
-        var stack = [0]
-        while let n = stack.popLast() {
-            newIndex[n] = Int32(order.count)
+        var n: Int32 = 0
+        while n >= 0 {
+            newIndex[Int(n)] = Int32(order.count)
             order.append(n)
-            for child in nodes[n].children.reversed() { stack.append(child) }
+            if nodes[Int(n)].firstChild >= 0 {
+                n = nodes[Int(n)].firstChild
+                continue
+            }
+            // Up to the nearest node with a next sibling (the root has none: the walk ends there).
+            while n >= 0, nodes[Int(n)].nextSibling < 0 { n = n == 0 ? -1 : nodes[Int(n)].parent }
+            if n >= 0 { n = nodes[Int(n)].nextSibling }
         }
     }
 
     /// Kinds, parents, subtree ranges, depths, ids; structural checks.
     private mutating func shape() throws(ChartError) {
         let count = order.count
+        let nodes = outline.nodes
         ids.reserveCapacity(count)
         states.reserveCapacity(count)
         indexByID.reserveCapacity(count)
+        childIndices.reserveCapacity(count)
+        locations.reserveCapacity(count)
+        invokes.reserveCapacity(count)
         for i in 0..<count {
-            let n = node(i)
-            let parent: Int32 = n.parent < 0 ? -1 : newIndex[n.parent]
-            let children = n.children.map { newIndex[$0] }
-            let hasStateChild = n.children.contains {
-                if case .history = definition.nodes[$0].kind { return false }
-                return true
+            let n = nodes[Int(order[i])]
+            let parent: Int32 = n.parent < 0 ? -1 : newIndex[Int(n.parent)]
+            var children: [Int32] = []
+            var hasStateChild = false
+            if n.childCount > 0 {
+                children.reserveCapacity(Int(n.childCount))
+                var c = n.firstChild
+                while c >= 0 {
+                    children.append(newIndex[Int(c)])
+                    if case .history = nodes[Int(c)].kind {} else { hasStateChild = true }
+                    c = nodes[Int(c)].nextSibling
+                }
             }
             let kind: CompiledStateKind
             switch n.kind {
@@ -158,17 +232,16 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
                 if id.isEmpty {
                     throw .emptyStateID(parent: parent >= 0 ? ids[Int(parent)] : "", location: n.location)
                 }
-                if let first = indexByID[id] {
+                // One hash of the id: insert, and learn from the same probe whether it was taken.
+                let taken = indexByID.updateValue(Int32(i), forKey: id)
+                if let first = taken {
                     throw .duplicateStateID(id, first: locations[Int(first)], second: n.location)
                 }
-                indexByID[id] = Int32(i)
             }
             ids.append(id)
             locations.append(n.location)
             childIndices.append(children)
-            entryActions.append(n.onEntry)
-            invocations.append(n.invocations)
-            exitActions.append(n.onExit)
+            invokes.append(n.invocationCount > 0)
             let depth: Int32 = parent < 0 ? 0 : states[Int(parent)].depth + 1
             var slot: Int32 = -1
             if kind.isHistory {
@@ -176,12 +249,11 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
                 historyCount += 1
             }
             states.append(
-                C.State(
+                CompiledState(
                     kind: kind, parent: parent, end: Int32(i + 1), depth: depth, initialTransition: -1,
                     transitionStart: 0, transitionEnd: 0, candidateStart: 0, candidateEnd: 0,
                     eventlessStart: 0, eventlessEnd: 0, historySlot: slot, hasHistoryChild: false,
-                    hasEntryActions: n.onEntry.contains { !$0.isEmpty },
-                    hasExitActions: n.onExit.contains { !$0.isEmpty }))
+                    hasEntryActions: n.hasEntryActions, hasExitActions: n.hasExitActions))
             try checkStructure(i, kind: kind, node: n, parent: parent)
             if kind.isHistory, parent >= 0 { states[Int(parent)].hasHistoryChild = true }
         }
@@ -191,36 +263,39 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
             states[p].end = max(states[p].end, states[i].end)
         }
         if !states[0].kind.isAtomic && !childIndices[0].contains(where: { !states[Int($0)].kind.isHistory }) {
-            throw .missingInitialState(definition.name, location: nil)
+            throw .missingInitialState(name, location: nil)
         }
     }
 
-    private func checkStructure(_ i: Int, kind: CompiledStateKind, node n: ChartDefinition<Event, Context>.StateNode, parent: Int32) throws(ChartError) {
-        let id = i == 0 ? definition.name : n.id
+    private func checkStructure(_ i: Int, kind: CompiledStateKind, node n: NodeOutline, parent: Int32) throws(ChartError) {
+        let id = i == 0 ? name : n.id
         switch kind {
         case .shallowHistory, .deepHistory:
             let pk = parent >= 0 ? states[Int(parent)].kind : .atomic
             if parent <= 0 || !(pk == .compound || pk == .parallel) {
                 throw .historyOutsideCompound(id, location: n.location)
             }
-            if !n.children.isEmpty {
+            if n.childCount > 0 {
                 throw .invalidStructure(id, reason: "a history state cannot have child states", location: n.location)
             }
-            if n.transitions.count > 1 {
+            if n.transitionCount > 1 {
                 throw .invalidStructure(id, reason: "a history state has at most one default transition", location: n.location)
             }
-            if let t = n.transitions.first, t.event != nil || t.guardCondition != nil {
-                throw .invalidStructure(id, reason: "a history default transition has no event and no condition", location: t.location ?? n.location)
+            if n.firstTransition >= 0 {
+                let t = outline.transitions[Int(n.firstTransition)]
+                if t.hasEvent || t.hasGuard {
+                    throw .invalidStructure(id, reason: "a history default transition has no event and no condition", location: t.location ?? n.location)
+                }
             }
-            if !n.onEntry.isEmpty || !n.onExit.isEmpty || !n.invocations.isEmpty {
+            if n.entryBlockCount > 0 || n.exitBlockCount > 0 || n.invocationCount > 0 {
                 throw .invalidStructure(id, reason: "a history state has no entry or exit actions", location: n.location)
             }
         case .final:
-            if !n.children.isEmpty {
+            if n.childCount > 0 {
                 throw .invalidStructure(id, reason: "a final state cannot have child states", location: n.location)
             }
-            if !n.transitions.isEmpty {
-                throw .invalidStructure(id, reason: "a final state cannot have outgoing transitions", location: n.transitions.first?.location ?? n.location)
+            if n.firstTransition >= 0 {
+                throw .invalidStructure(id, reason: "a final state cannot have outgoing transitions", location: outline.transitions[Int(n.firstTransition)].location ?? n.location)
             }
         case .parallel:
             if n.initial != nil {
@@ -240,27 +315,9 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
 
     private func resolve(_ id: String, from: Int, location: SourceLocation?) throws(ChartError) -> Int32 {
         guard let t = indexByID[id] else {
-            throw .unknownTarget(id, from: from == 0 ? definition.name : ids[from], location: location)
+            throw .unknownTarget(id, from: from == 0 ? name : ids[from], location: location)
         }
         return t
-    }
-
-    private func compileGuard(_ g: Guard<Event, Context>, from: Int, location: SourceLocation?) throws(ChartError) -> CompiledGuard<Event, Context> {
-        switch g {
-        case .inState(let id): return .inState(try resolve(id, from: from, location: location))
-        case .not(let inner): return .not(try compileGuard(inner, from: from, location: location))
-        case .all(let gs):
-            var out: [CompiledGuard<Event, Context>] = []
-            for x in gs { out.append(try compileGuard(x, from: from, location: location)) }
-            return .all(out)
-        case .any(let gs):
-            var out: [CompiledGuard<Event, Context>] = []
-            for x in gs { out.append(try compileGuard(x, from: from, location: location)) }
-            return .any(out)
-        case .predicate(let p): return .predicate(p)
-        case .expression(let source, let evaluate): return .expression(source, evaluate)
-        case .withInput(let p): return .withInput(p)
-        }
     }
 
     private func isDescendant(_ a: Int32, of b: Int32) -> Bool { a > b && a < states[Int(b)].end }
@@ -268,35 +325,47 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
     /// Selectable transitions in document order (state by state), then initial and history defaults.
     private mutating func resolveTransitions() throws(ChartError) {
         let count = order.count
+        let nodes = outline.nodes
+        let declared = outline.transitions
+        // Exactly: the declared transitions, one initial per compound state, one default per
+        // history state, at most one per request route (growing by doubling copies them all).
+        let compoundCount = states.reduce(0) { $0 + ($1.kind == .compound ? 1 : 0) }
+        shapes.reserveCapacity(declared.count + compoundCount + historyCount + outline.requestRoutes.count)
         for i in 0..<count where !states[i].kind.isHistory {
-            let n = node(i)
-            states[i].transitionStart = Int32(transitions.count)
-            for (k, t) in n.transitions.enumerated() {
+            let n = nodes[Int(order[i])]
+            states[i].transitionStart = Int32(shapes.count)
+            var k = n.firstTransition
+            var ordinal: Int32 = 0
+            while k >= 0 {
+                let t = declared[Int(k)]
+                let location = t.location ?? n.location
                 var targets: [Int32] = []
-                for id in t.targets { targets.append(try resolve(id, from: i, location: t.location ?? n.location)) }
-                let g = try t.guardCondition.map { (g) throws(ChartError) in try compileGuard(g, from: i, location: t.location ?? n.location) }
-                let matcher: EventMatcher<Event>? = try t.event.map { (d) throws(ChartError) in
-                    try compileDescriptor(d, from: i, location: t.location ?? n.location)
-                }
-                transitions.append(
-                    C.Transition(
-                        source: Int32(i), matcher: matcher, guardCondition: g, targets: targets,
-                        isInternal: t.kind == .internal, domain: -1, actions: t.actions,
-                        dynamicTargets: t.dynamicTargets, asyncGuard: t.asyncGuard, location: t.location,
-                        ordinal: Int32(k), isPseudo: false))
+                targets.reserveCapacity(t.targets.count)
+                for id in t.targets { targets.append(try resolve(id, from: i, location: location)) }
+                // The ids a guard and a `.done` descriptor name, in the order they were resolved
+                // when guards were compiled here: the same first error for the same chart.
+                for id in t.guardReferences { _ = try resolve(id, from: i, location: location) }
+                if let id = t.doneReference { _ = try resolve(id, from: i, location: location) }
+                shapes.append(
+                    TransitionShape(
+                        source: Int32(i), targets: targets, isInternal: t.isInternal, domain: -1, ordinal: ordinal,
+                        isPseudo: false, isEventless: !t.hasEvent, hasDynamicTargets: t.hasDynamicTargets,
+                        location: t.location, declared: k, initialOf: -1))
+                ordinal += 1
+                k = t.next
             }
-            states[i].transitionEnd = Int32(transitions.count)
+            states[i].transitionEnd = Int32(shapes.count)
         }
         // Initial transitions of compound states (the root included).
         for i in 0..<count where states[i].kind == .compound {
-            let n = node(i)
+            let n = nodes[Int(order[i])]
             var targets: [Int32] = []
             if let initial = n.initial {
-                if initial.isEmpty { throw .missingInitialState(i == 0 ? definition.name : ids[i], location: n.location) }
+                if initial.isEmpty { throw .missingInitialState(i == 0 ? name : ids[i], location: n.location) }
                 for id in initial {
                     let t = try resolve(id, from: i, location: n.location)
                     guard isDescendant(t, of: Int32(i)) else {
-                        throw .invalidInitialTarget(id, of: i == 0 ? definition.name : ids[i], location: n.location)
+                        throw .invalidInitialTarget(id, of: i == 0 ? name : ids[i], location: n.location)
                     }
                     targets.append(t)
                 }
@@ -305,20 +374,21 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
             } else {
                 throw .missingInitialState(ids[i], location: n.location)
             }
-            states[i].initialTransition = Int32(transitions.count)
-            transitions.append(
-                C.Transition(
-                    source: Int32(i), matcher: nil, guardCondition: nil, targets: targets, isInternal: true,
-                    domain: Int32(i), actions: n.initialActions, dynamicTargets: nil, location: n.location,
-                    ordinal: 0, isPseudo: true))
+            states[i].initialTransition = Int32(shapes.count)
+            shapes.append(
+                TransitionShape(
+                    source: Int32(i), targets: targets, isInternal: true, domain: Int32(i), ordinal: 0, isPseudo: true,
+                    isEventless: true, hasDynamicTargets: false, location: n.location, declared: -1,
+                    initialOf: order[i]))
         }
         // History defaults: the declared transition, or the parent's default entry.
         for i in 0..<count where states[i].kind.isHistory {
-            let n = node(i)
+            let n = nodes[Int(order[i])]
             let parent = states[i].parent
             var targets: [Int32] = []
-            var actions: [Action<Event, Context>] = []
-            if let t = n.transitions.first {
+            let first = n.firstTransition
+            if first >= 0 {
+                let t = declared[Int(first)]
                 for id in t.targets {
                     let target = try resolve(id, from: i, location: t.location ?? n.location)
                     guard isDescendant(target, of: parent) else {
@@ -326,25 +396,24 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
                     }
                     targets.append(target)
                 }
-                actions = t.actions
             }
             if targets.isEmpty {
                 let p = Int(parent)
                 if states[p].kind == .compound {
-                    targets = transitions[Int(states[p].initialTransition)].targets
+                    targets = shapes[Int(states[p].initialTransition)].targets
                 } else {
                     targets = childIndices[p].filter { !states[Int($0)].kind.isHistory }
                 }
             }
-            states[i].initialTransition = Int32(transitions.count)
-            transitions.append(
-                C.Transition(
-                    source: Int32(i), matcher: nil, guardCondition: nil, targets: targets, isInternal: false,
-                    domain: parent, actions: actions, dynamicTargets: nil, location: n.transitions.first?.location,
-                    ordinal: 0, isPseudo: true))
+            states[i].initialTransition = Int32(shapes.count)
+            shapes.append(
+                TransitionShape(
+                    source: Int32(i), targets: targets, isInternal: false, domain: parent, ordinal: 0, isPseudo: true,
+                    isEventless: true, hasDynamicTargets: false,
+                    location: first >= 0 ? declared[Int(first)].location : nil, declared: first, initialOf: -1))
         }
         // Request routes: internal transitions of the level's container, not selectable by events.
-        for route in definition.requestRoutes {
+        for route in outline.requestRoutes {
             let container = newIndex[route.container]
             let target = try resolve(route.target, from: Int(container), location: nil)
             guard states[Int(container)].kind == .compound, isDescendant(target, of: container) else {
@@ -352,40 +421,29 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
                     route.target, reason: "a request route must target a descendant of a compound state", location: nil)
             }
             if requestTransitions[target] != nil { continue }
-            requestTransitions[target] = Int32(transitions.count)
-            transitions.append(
-                C.Transition(
-                    source: container, matcher: nil, guardCondition: nil, targets: [target], isInternal: true,
-                    domain: container, actions: [], dynamicTargets: nil, location: nil, ordinal: -1, isPseudo: true))
+            requestTransitions[target] = Int32(shapes.count)
+            shapes.append(
+                TransitionShape(
+                    source: container, targets: [target], isInternal: true, domain: container, ordinal: -1,
+                    isPseudo: true, isEventless: true, hasDynamicTargets: false, location: nil, declared: -1,
+                    initialOf: -1))
         }
         // Static domains (rule R6): history targets and dynamic targets are resolved at run time.
-        for k in transitions.indices where !transitions[k].isPseudo {
-            let t = transitions[k]
-            if t.dynamicTargets != nil || t.targets.contains(where: { states[Int($0)].kind.isHistory }) {
-                transitions[k].domain = -2
+        for k in shapes.indices where !shapes[k].isPseudo {
+            let t = shapes[k]
+            if t.hasDynamicTargets || t.targets.contains(where: { states[Int($0)].kind.isHistory }) {
+                shapes[k].domain = -2
             } else if t.targets.isEmpty {
-                transitions[k].domain = -1
+                shapes[k].domain = -1
             } else {
-                transitions[k].domain = Self.domain(
+                shapes[k].domain = Self.domain(
                     source: t.source, targets: t.targets, isInternal: t.isInternal, states: states)
             }
         }
     }
 
-    private func compileDescriptor(_ d: EventDescriptor<Event>, from: Int, location: SourceLocation?) throws(ChartError) -> EventMatcher<Event> {
-        switch d {
-        case .any: return .any
-        case .event(let e): return .event(e)
-        case .matching(let p): return .matching(p)
-        case .done(let id): return .done(try resolve(id, from: from, location: location))
-        case .error: return .error
-        case .timer(let key): return .timer(key)
-        case .names(let tokens): return EventMatcher.normalizedNames(tokens)
-        }
-    }
-
     /// The transition domain (SCXML `getTransitionDomain` with effective targets given).
-    static func domain(source: Int32, targets: [Int32], isInternal: Bool, states: [C.State]) -> Int32 {
+    static func domain(source: Int32, targets: [Int32], isInternal: Bool, states: [CompiledState]) -> Int32 {
         func isDesc(_ a: Int32, _ b: Int32) -> Bool { a > b && a < states[Int(b)].end }
         if isInternal, states[Int(source)].kind == .compound, targets.allSatisfy({ isDesc($0, source) }) {
             return source
@@ -409,7 +467,7 @@ struct ChartCompiler<Event: Hashable & Sendable, Context> {
             while s >= 0 {
                 let st = states[Int(s)]
                 for k in st.transitionStart..<st.transitionEnd {
-                    if transitions[Int(k)].matcher == nil {
+                    if shapes[Int(k)].isEventless {
                         eventlessCandidates.append(k)
                     } else {
                         eventCandidates.append(k)

@@ -13,22 +13,24 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
         @usableFromInline init(_ rawValue: Int) { self.rawValue = rawValue }
     }
 
-    struct StateNode: Sendable {
-        var id: String
-        var kind: StateKind
-        var parent: Int
-        var children: [Int] = []
-        var initial: [String]?
-        var initialActions: [Action<Event, Context>] = []
-        var onEntry: [[Action<Event, Context>]] = []
-        var onExit: [[Action<Event, Context>]] = []
-        var transitions: [TransitionDefinition<Event, Context>] = []
-        var invocations: [Invocation<Event, Context>] = []
-        var location: SourceLocation?
+    /// The tree and its ids, without a closure or a value of `Event` or `Context` in it: the
+    /// compiler's structural work runs on this alone, as non-generic code (see ``DefinitionOutline``).
+    @usableFromInline var outline = DefinitionOutline()
+    /// Every transition as declared, in the order added; `outline.transitions` is parallel to it.
+    @usableFromInline var transitions: [TransitionDefinition<Event, Context>] = []
+    /// Actions and invoked work of the nodes that have any (`NodeOutline.payload` indexes it):
+    /// most nodes of a large chart have none, and then cost nothing here.
+    @usableFromInline var payloads: [NodePayload] = []
+
+    /// What a node carries besides its structure.
+    @usableFromInline
+    struct NodePayload: Sendable {
+        @usableFromInline var initialActions: [Action<Event, Context>] = []
+        @usableFromInline var onEntry: [[Action<Event, Context>]] = []
+        @usableFromInline var onExit: [[Action<Event, Context>]] = []
+        @usableFromInline var invocations: [Invocation<Event, Context>] = []
     }
 
-    var nodes: [StateNode]
-    var requestRoutes: [(target: String, container: Int)] = []
     /// A name for the chart (SCXML `name`), used in diagnostics and exports.
     public var name: String
     /// How events of the chart's type are named for SCXML descriptors, traces and exports.
@@ -47,14 +49,14 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     ) {
         self.name = name
         self.eventName = eventName
-        self.nodes = [StateNode(id: "", kind: .state, parent: -1, initial: initial.isEmpty ? nil : initial)]
+        outline.nodes = [NodeOutline(id: "", kind: .state, parent: -1, initial: initial.isEmpty ? nil : initial, location: nil)]
     }
 
     /// The root of the tree. Transitions added to it act as machine-wide (any-state) routes.
     public var root: Node { Node(0) }
 
     /// The number of nodes, root included.
-    public var nodeCount: Int { nodes.count }
+    public var nodeCount: Int { outline.nodes.count }
 
     /// Adds a state as the last child of `parent`.
     ///
@@ -72,58 +74,86 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
         initial: [String]? = nil,
         location: SourceLocation? = nil
     ) -> Node {
-        let index = nodes.count
-        nodes.append(StateNode(id: id, kind: kind, parent: parent.rawValue, initial: initial, location: location))
-        nodes[parent.rawValue].children.append(index)
+        let index = outline.nodes.count
+        outline.nodes.append(NodeOutline(id: id, kind: kind, parent: Int32(parent.rawValue), initial: initial, location: location))
+        outline.appendChild(Int32(index), to: parent.rawValue)
         return Node(index)
     }
 
     /// Appends a transition to a state's transitions (document order is the order of these calls).
     /// For a history state, the transition is its default: taken when it has no stored history.
     public mutating func addTransition(_ transition: TransitionDefinition<Event, Context>, from state: Node) {
-        nodes[state.rawValue].transitions.append(transition)
+        outline.appendTransition(TransitionOutline(transition), to: state.rawValue)
+        transitions.append(transition)
     }
 
     /// Appends an entry block (SCXML `<onentry>`) to a state.
     public mutating func addOnEntry(_ actions: [Action<Event, Context>], to state: Node) {
-        nodes[state.rawValue].onEntry.append(actions)
+        outline.nodes[state.rawValue].entryBlockCount += 1
+        if !actions.isEmpty { outline.nodes[state.rawValue].hasEntryActions = true }
+        withPayload(of: state) { $0.onEntry.append(actions) }
     }
 
     /// Appends an exit block (SCXML `<onexit>`) to a state.
     public mutating func addOnExit(_ actions: [Action<Event, Context>], to state: Node) {
-        nodes[state.rawValue].onExit.append(actions)
+        outline.nodes[state.rawValue].exitBlockCount += 1
+        if !actions.isEmpty { outline.nodes[state.rawValue].hasExitActions = true }
+        withPayload(of: state) { $0.onExit.append(actions) }
     }
 
     /// Adds work the state runs while it is active (rule R52).
     public mutating func addInvocation(_ invocation: Invocation<Event, Context>, to state: Node) {
-        nodes[state.rawValue].invocations.append(invocation)
+        outline.nodes[state.rawValue].invocationCount += 1
+        withPayload(of: state) { $0.invocations.append(invocation) }
     }
 
     /// Sets a compound state's initial targets and the actions of its initial transition
     /// (SCXML `<initial><transition target=…>actions</transition></initial>`).
     public mutating func setInitial(_ targets: [String], actions: [Action<Event, Context>] = [], of state: Node) {
-        nodes[state.rawValue].initial = targets
-        nodes[state.rawValue].initialActions = actions
+        outline.nodes[state.rawValue].initial = targets
+        if !actions.isEmpty || outline.nodes[state.rawValue].payload >= 0 {
+            withPayload(of: state) { $0.initialActions = actions }
+        }
     }
 
     /// Declares that `target` can be requested directly (a state-requested transition such as
     /// Machinus' `transition(to:)`): the request exits everything active inside `container` and
     /// enters `target`, which must be a proper descendant of the compound `container`.
     public mutating func addRequestRoute(to target: String, within container: Node) {
-        requestRoutes.append((target, container.rawValue))
+        outline.requestRoutes.append((target, container.rawValue))
     }
 
     /// The id of a node.
-    public func id(of node: Node) -> String { nodes[node.rawValue].id }
+    public func id(of node: Node) -> String { outline.nodes[node.rawValue].id }
     /// The kind of a node.
-    public func kind(of node: Node) -> StateKind { nodes[node.rawValue].kind }
+    public func kind(of node: Node) -> StateKind { outline.nodes[node.rawValue].kind }
     /// The parent of a node, `nil` for the root.
     public func parent(of node: Node) -> Node? {
-        let p = nodes[node.rawValue].parent
-        return p < 0 ? nil : Node(p)
+        let p = outline.nodes[node.rawValue].parent
+        return p < 0 ? nil : Node(Int(p))
     }
     /// The children of a node, in document order.
-    public func children(of node: Node) -> [Node] { nodes[node.rawValue].children.map(Node.init) }
+    public func children(of node: Node) -> [Node] { outline.children(of: node.rawValue).map { Node(Int($0)) } }
+
+    /// The indices in ``transitions`` of a node's transitions, in the order they were added.
+    func transitionIndices(of node: Node) -> [Int] { outline.transitionIndices(of: node.rawValue).map { Int($0) } }
+
+    /// Replaces the targets of a transition (by its index in ``transitions``), in both views of it.
+    mutating func setTargets(_ targets: [String], ofTransition k: Int) {
+        transitions[k].targets = targets
+        outline.transitions[k].targets = targets
+    }
+
+    /// The node's payload, created when first needed.
+    private mutating func withPayload(of node: Node, _ change: (inout NodePayload) -> Void) {
+        var p = outline.nodes[node.rawValue].payload
+        if p < 0 {
+            p = Int32(payloads.count)
+            payloads.append(NodePayload())
+            outline.nodes[node.rawValue].payload = p
+        }
+        change(&payloads[Int(p)])
+    }
 }
 
 /// A transition as declared.

@@ -44,49 +44,46 @@ struct LeanCandidate<Event: Hashable & Sendable>: Sendable {
     @usableFromInline var event: Event?
     /// Whether it needs a guard, an asynchronous guard or dynamic targets (see ``LeanTransition/Flags/conditional``).
     @usableFromInline var conditional: Bool
+
+    @inlinable
+    init(transition: Int32, event: Event?, conditional: Bool) {
+        self.transition = transition
+        self.event = event
+        self.conditional = conditional
+    }
 }
 
-/// The lean tables of a chart, built once from its compiled arrays.
-struct LeanTables<Event: Hashable & Sendable, Context> {
-    var transitions: [LeanTransition] = []
-    var entries: [Int32] = []
-    var candidates: [LeanCandidate<Event>] = []
+/// The lean tables of a chart, built once from its compiled arrays. Not generic: what it needs
+/// of the closures — whether a transition has actions, whether it is conditional — is passed in.
+/// ``ChartAssembly`` adds the candidates, which hold events.
+@usableFromInline
+struct LeanTables {
+    @usableFromInline var transitions: [LeanTransition] = []
+    @usableFromInline var entries: [Int32] = []
 
+    @usableFromInline
     init(
-        states: [Chart<Event, Context>.State], transitions source: [Chart<Event, Context>.Transition],
-        eventCandidates: [Int32], staticEntries: [[Int32]?], staticDefaultEntries: [[Int32]],
-        invocations: [[Invocation<Event, Context>]]
+        states: [CompiledState], shapes: [TransitionShape], hasActions: [Bool], conditional: [Bool],
+        staticEntries: [[Int32]?], staticDefaultEntries: [[Int32]], invokes: [Bool]
     ) {
-        transitions.reserveCapacity(source.count)
-        for (t, transition) in source.enumerated() {
+        transitions.reserveCapacity(shapes.count)
+        for (t, shape) in shapes.enumerated() {
             var flags: LeanTransition.Flags = []
             let start = Int32(entries.count)
-            if !transition.actions.isEmpty { flags.insert(.hasActions) }
-            if transition.guardCondition != nil || transition.asyncGuard != nil || transition.dynamicTargets != nil {
-                flags.insert(.conditional)
-            }
-            if transition.domain != -2, transition.dynamicTargets == nil, let fixed = staticEntries[t] {
+            if hasActions[t] { flags.insert(.hasActions) }
+            if conditional[t] { flags.insert(.conditional) }
+            if shape.domain != -2, !shape.hasDynamicTargets, let fixed = staticEntries[t] {
                 flags.insert(.isStatic)
                 entries.append(contentsOf: fixed)
                 let plain =
                     fixed.allSatisfy { s in
                         let state = states[Int(s)]
-                        return !state.hasEntryActions && state.kind != .final && invocations[Int(s)].isEmpty
+                        return !state.hasEntryActions && state.kind != .final && !invokes[Int(s)]
                     }
-                    && staticDefaultEntries[t].allSatisfy { s in
-                        source[Int(states[Int(s)].initialTransition)].actions.isEmpty
-                    }
+                    && staticDefaultEntries[t].allSatisfy { s in !hasActions[Int(states[Int(s)].initialTransition)] }
                 if plain { flags.insert(.plainEntry) }
             }
-            transitions.append(LeanTransition(domain: transition.domain, entryStart: start, entryEnd: Int32(entries.count), flags: flags))
-        }
-        candidates.reserveCapacity(eventCandidates.count)
-        for t in eventCandidates {
-            var exact: Event?
-            if case .event(let e) = source[Int(t)].matcher { exact = e }
-            candidates.append(
-                LeanCandidate(
-                    transition: t, event: exact, conditional: transitions[Int(t)].flags.contains(.conditional)))
+            transitions.append(LeanTransition(domain: shape.domain, entryStart: start, entryEnd: Int32(entries.count), flags: flags))
         }
     }
 }

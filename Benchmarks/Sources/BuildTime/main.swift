@@ -1,0 +1,144 @@
+import BenchmarkCharts
+import Statechart
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Wall time of building charts of a million states (issue 16, "Build"), in a release executable:
+//
+//   swift run -c release --package-path Benchmarks BuildTime [case] [states]
+//
+// case: scale (ChartDefinition as `scaleDefinition`, then `Chart(definition)`), typed (the same
+// shape from `Machine` through `TypedChart`), chain (compound states nested `states` deep),
+// parallel (one parallel state with `states` atomic regions), or all (the default). Each case is
+// run `repeats` times (third argument, default 3) and the best and worst times are printed, with
+// the state count of the compiled chart so that a wrong chart cannot look fast.
+
+@inline(never) func keep<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+let arguments = CommandLine.arguments
+let which = arguments.count > 1 ? arguments[1] : "all"
+let states = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
+let repeats = arguments.count > 3 ? max(1, Int(arguments[3]) ?? 3) : 3
+
+/// One phase's wall time and CPU time.
+struct Sample {
+    var wall: Duration
+    var cpu: Duration
+}
+
+/// Runs `body` `repeats` times and prints the best and worst of each named phase it reports.
+func measure(_ name: String, _ body: (inout [(String, Sample)]) throws -> Int) rethrows {
+    var best: [String: Sample] = [:]
+    var worst: [String: Sample] = [:]
+    var order: [String] = []
+    var count = 0
+    for _ in 0..<repeats {
+        var phases: [(String, Sample)] = []
+        count = try body(&phases)
+        for (phase, d) in phases {
+            if best[phase] == nil { order.append(phase) }
+            let b = best[phase] ?? d, w = worst[phase] ?? d
+            best[phase] = Sample(wall: min(b.wall, d.wall), cpu: min(b.cpu, d.cpu))
+            worst[phase] = Sample(wall: max(w.wall, d.wall), cpu: max(w.cpu, d.cpu))
+        }
+    }
+    for phase in order {
+        let b = best[phase]!, w = worst[phase]!
+        print(
+            "\(name) \(phase): wall best \(seconds(b.wall)) s, worst \(seconds(w.wall)) s; "
+                + "cpu best \(seconds(b.cpu)) s, worst \(seconds(w.cpu)) s (\(count) states compiled)")
+    }
+}
+
+/// CPU time of the whole process so far (user and system).
+func processCPUTime() -> Duration {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return .seconds(ts.tv_sec) + .nanoseconds(ts.tv_nsec)
+}
+
+func seconds(_ d: Duration) -> String {
+    let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+    let fraction = String(ms % 1000)
+    return "\(ms / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+}
+
+func timed<T>(_ phase: String, _ phases: inout [(String, Sample)], _ body: () throws -> T) rethrows -> T {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let cpu = processCPUTime()
+    let value = try body()
+    phases.append((phase, Sample(wall: clock.now - start, cpu: processCPUTime() - cpu)))
+    return value
+}
+
+/// Compound states `c0 ⊃ c1 ⊃ …` nested `depth` deep, the innermost atomic, one transition on it.
+func chainDefinition(depth: Int) -> ChartDefinition<ScaleEvent, Void> {
+    var definition = ChartDefinition<ScaleEvent, Void>(name: "chain\(depth)")
+    var parent = definition.root
+    for i in 0..<depth { parent = definition.addState("c\(i)", in: parent) }
+    definition.addTransition(TransitionDefinition(on: .event(.next), to: ["c0"]), from: parent)
+    return definition
+}
+
+/// One parallel state with `regions` atomic regions, each with a targetless transition.
+func parallelDefinition(regions: Int) -> ChartDefinition<ScaleEvent, Void> {
+    var definition = ChartDefinition<ScaleEvent, Void>(name: "parallel\(regions)")
+    let p = definition.addState("p", kind: .parallel, in: definition.root)
+    for i in 0..<regions {
+        let r = definition.addState("r\(i)", in: p)
+        definition.addTransition(TransitionDefinition(on: .event(.next)), from: r)
+    }
+    return definition
+}
+
+/// The shape of `scaleDefinition` from the typed builder: `states / 10` groups of the top machine,
+/// each with one child machine of nine states attached.
+func typedScaleMachine(states: Int) -> Machine<Int, ScaleEvent, Void> {
+    let groups = states / 10
+    let child = Machine<Int, ScaleEvent, Void>(initial: 0) {
+        for s in 0..<9 { When(s) { On(.next, to: (s + 1) % 9) } }
+    }
+    var machine = Machine<Int, ScaleEvent, Void>("scale\(states)", initial: 0) {
+        for g in 0..<groups { When(g) { On(.jump, to: (g + 1) % groups) } }
+    }
+    for g in 0..<groups { machine.attach(child: child, to: g) }
+    return machine
+}
+
+if which == "scale" || which == "all" {
+    try measure("scale \(states)") { phases in
+        let definition = timed("definition", &phases) { scaleDefinition(states: states) }
+        let chart = try timed("compile", &phases) { try Chart(definition) }
+        keep(chart)
+        return chart.stateCount
+    }
+}
+if which == "typed" || which == "all" {
+    try measure("typed \(states)") { phases in
+        let machine = timed("machine", &phases) { typedScaleMachine(states: states) }
+        let chart = try timed("typedChart", &phases) { try TypedChart(machine) }
+        keep(chart)
+        return chart.chart.stateCount
+    }
+}
+if which == "chain" || which == "all" {
+    try measure("chain \(states)") { phases in
+        let definition = timed("definition", &phases) { chainDefinition(depth: states) }
+        let chart = try timed("compile", &phases) { try Chart(definition) }
+        keep(chart)
+        return chart.stateCount
+    }
+}
+if which == "parallel" || which == "all" {
+    try measure("parallel \(states)") { phases in
+        let definition = timed("definition", &phases) { parallelDefinition(regions: states) }
+        let chart = try timed("compile", &phases) { try Chart(definition) }
+        keep(chart)
+        return chart.stateCount
+    }
+}

@@ -1,0 +1,102 @@
+/// The generic end of compiling: attaches the user's events, guards, actions and invoked work
+/// from a ``ChartDefinition`` to the structure ``ChartCompiler`` computed. Every id was resolved
+/// (and every error thrown) by the compiler; this is one pass over the transitions and one over
+/// the states that have actions.
+/// Inlinable, so that it is specialized for the caller's types (see ``Chart/init(_:)``).
+@usableFromInline
+struct ChartAssembly<Event: Hashable & Sendable, Context> {
+    @usableFromInline typealias C = Chart<Event, Context>
+    @usableFromInline var transitions: [C.Transition] = []
+    @usableFromInline var entryActions: [[[Action<Event, Context>]]]
+    @usableFromInline var exitActions: [[[Action<Event, Context>]]]
+    @usableFromInline var invocations: [[Invocation<Event, Context>]]
+    @usableFromInline var leanCandidates: [LeanCandidate<Event>] = []
+    @usableFromInline var lean: LeanTables
+    @usableFromInline var hasAsyncGuards = false
+
+    @inlinable
+    init(_ definition: ChartDefinition<Event, Context>, _ compiler: ChartCompiler) {
+        let count = compiler.states.count
+        entryActions = Array(repeating: [], count: count)
+        exitActions = Array(repeating: [], count: count)
+        invocations = Array(repeating: [], count: count)
+        if !definition.payloads.isEmpty {
+            for (i, node) in compiler.order.enumerated() {
+                let p = definition.outline.nodes[Int(node)].payload
+                guard p >= 0 else { continue }
+                let payload = definition.payloads[Int(p)]
+                entryActions[i] = payload.onEntry
+                exitActions[i] = payload.onExit
+                invocations[i] = payload.invocations
+            }
+        }
+        let indexByID = compiler.indexByID
+        var hasActions = [Bool](repeating: false, count: compiler.shapes.count)
+        var conditional = [Bool](repeating: false, count: compiler.shapes.count)
+        transitions.reserveCapacity(compiler.shapes.count)
+        for (k, shape) in compiler.shapes.enumerated() {
+            var transition = C.Transition(shape: shape)
+            if shape.declared >= 0 {
+                let declared = definition.transitions[Int(shape.declared)]
+                transition.actions = declared.actions
+                if !shape.isPseudo {
+                    transition.matcher = declared.event.map { Self.matcher($0, indexByID) }
+                    transition.guardCondition = declared.guardCondition.map { Self.compiledGuard($0, indexByID) }
+                    transition.dynamicTargets = declared.dynamicTargets
+                    transition.asyncGuard = declared.asyncGuard
+                }
+            } else if shape.initialOf >= 0 {
+                let p = definition.outline.nodes[Int(shape.initialOf)].payload
+                if p >= 0 { transition.actions = definition.payloads[Int(p)].initialActions }
+            }
+            hasActions[k] = !transition.actions.isEmpty
+            conditional[k] =
+                transition.guardCondition != nil || transition.asyncGuard != nil || transition.dynamicTargets != nil
+            if transition.asyncGuard != nil { hasAsyncGuards = true }
+            transitions.append(transition)
+        }
+        let invokes = compiler.invokes
+        lean = LeanTables(
+            states: compiler.states, shapes: compiler.shapes, hasActions: hasActions, conditional: conditional,
+            staticEntries: compiler.staticEntries, staticDefaultEntries: compiler.staticDefaultEntries,
+            invokes: invokes)
+        leanCandidates.reserveCapacity(compiler.eventCandidates.count)
+        for t in compiler.eventCandidates {
+            var exact: Event?
+            if case .event(let e) = transitions[Int(t)].matcher { exact = e }
+            leanCandidates.append(
+                LeanCandidate(transition: t, event: exact, conditional: lean.transitions[Int(t)].flags.contains(.conditional)))
+        }
+    }
+
+    /// A descriptor with its state id resolved (the compiler has checked that it resolves).
+    @inlinable
+    static func matcher(_ d: EventDescriptor<Event>, _ indexByID: [String: Int32]) -> EventMatcher<Event> {
+        switch d {
+        case .any: return .any
+        case .event(let e): return .event(e)
+        case .matching(let p): return .matching(p)
+        case .done(let id): return .done(indexByID[id]!)
+        case .error: return .error
+        case .timer(let key): return .timer(key)
+        case .names(let tokens): return names(tokens)
+        }
+    }
+
+    @usableFromInline
+    static func names(_ tokens: [String]) -> EventMatcher<Event> { EventMatcher.normalizedNames(tokens) }
+
+    /// A guard with its state ids resolved (the compiler has checked that they resolve).
+    @inlinable
+    static func compiledGuard(_ g: Guard<Event, Context>, _ indexByID: [String: Int32]) -> CompiledGuard<Event, Context> {
+        switch g {
+        case .inState(let id): return .inState(indexByID[id]!)
+        case .not(let inner): return .not(compiledGuard(inner, indexByID))
+        case .all(let gs): return .all(gs.map { compiledGuard($0, indexByID) })
+        case .any(let gs): return .any(gs.map { compiledGuard($0, indexByID) })
+        case .predicate(let p): return .predicate(p)
+        case .expression(let source, let evaluate): return .expression(source, evaluate)
+        case .withInput(let p): return .withInput(p)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+/// The structure of a ``ChartDefinition`` — the tree, the ids, the targets — in plain values with
+/// no `Event` or `Context` in them.
+///
+/// The compiler's work (numbering, resolving ids, checking the structure, domains, candidate
+/// lists, entry sets) depends only on this, so it runs as non-generic code: generic code that is
+/// not specialized looks up type metadata and copies values through witness tables at every
+/// step, which made compiling a million states take seconds. Closures and events stay in the
+/// definition's generic arrays and are attached to the compiled chart in one pass at the end.
+///
+/// Children and transitions are singly linked lists through the node and transition arrays (no
+/// array per node), so adding a state or a transition appends to one flat array.
+@usableFromInline
+struct DefinitionOutline: Sendable {
+    @usableFromInline var nodes: [NodeOutline] = []
+    /// Parallel to ``ChartDefinition/transitions``.
+    var transitions: [TransitionOutline] = []
+    var requestRoutes: [(target: String, container: Int)] = []
+
+    mutating func appendChild(_ child: Int32, to parent: Int) {
+        let last = nodes[parent].lastChild
+        if last < 0 { nodes[parent].firstChild = child } else { nodes[Int(last)].nextSibling = child }
+        nodes[parent].lastChild = child
+        nodes[parent].childCount += 1
+    }
+
+    mutating func appendTransition(_ transition: TransitionOutline, to node: Int) {
+        let k = Int32(transitions.count)
+        transitions.append(transition)
+        let last = nodes[node].lastTransition
+        if last < 0 { nodes[node].firstTransition = k } else { transitions[Int(last)].next = k }
+        nodes[node].lastTransition = k
+        nodes[node].transitionCount += 1
+    }
+
+    func children(of node: Int) -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(Int(nodes[node].childCount))
+        var c = nodes[node].firstChild
+        while c >= 0 {
+            out.append(c)
+            c = nodes[Int(c)].nextSibling
+        }
+        return out
+    }
+
+    func transitionIndices(of node: Int) -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(Int(nodes[node].transitionCount))
+        var k = nodes[node].firstTransition
+        while k >= 0 {
+            out.append(k)
+            k = transitions[Int(k)].next
+        }
+        return out
+    }
+}
+
+/// One node of a ``DefinitionOutline``.
+@usableFromInline
+struct NodeOutline: Sendable {
+    var id: String
+    var kind: StateKind
+    var parent: Int32
+    var initial: [String]?
+    var location: SourceLocation?
+    var firstChild: Int32 = -1
+    var lastChild: Int32 = -1
+    var nextSibling: Int32 = -1
+    var childCount: Int32 = 0
+    var firstTransition: Int32 = -1
+    var lastTransition: Int32 = -1
+    var transitionCount: Int32 = 0
+    /// The number of `<onentry>` / `<onexit>` blocks and invocations (empty blocks count).
+    var entryBlockCount: Int32 = 0
+    var exitBlockCount: Int32 = 0
+    var invocationCount: Int32 = 0
+    /// Whether some entry (exit) block has an action.
+    var hasEntryActions = false
+    var hasExitActions = false
+    /// Index in ``ChartDefinition/payloads``, -1 when the node has no actions or invocations.
+    @usableFromInline var payload: Int32 = -1
+
+    init(id: String, kind: StateKind, parent: Int32, initial: [String]?, location: SourceLocation?) {
+        self.id = id
+        self.kind = kind
+        self.parent = parent
+        self.initial = initial
+        self.location = location
+    }
+}
+
+/// What the compiler needs of a declared transition: its target ids and every other id it names.
+struct TransitionOutline: Sendable {
+    var targets: [String]
+    var isInternal: Bool
+    var location: SourceLocation?
+    var hasEvent: Bool
+    var hasGuard: Bool
+    var hasDynamicTargets: Bool
+    /// The ids of the guard's `inState` conditions, in the order the compiler resolves them.
+    var guardReferences: [String]
+    /// The id of a `.done(id)` descriptor.
+    var doneReference: String?
+    /// The node's next transition, -1 for the last.
+    var next: Int32 = -1
+
+    init<Event: Hashable & Sendable, Context>(_ t: TransitionDefinition<Event, Context>) {
+        targets = t.targets
+        isInternal = t.kind == .internal
+        location = t.location
+        hasEvent = t.event != nil
+        hasGuard = t.guardCondition != nil
+        hasDynamicTargets = t.dynamicTargets != nil
+        guardReferences = t.guardCondition.map { Self.references(in: $0) } ?? []
+        if case .done(let id) = t.event { doneReference = id }
+    }
+
+    /// The `inState` ids of a guard in pre-order (the order of `ChartAssembly.compileGuard`),
+    /// with an explicit stack: a guard nested deeper than the native stack is still a value.
+    static func references<Event: Hashable & Sendable, Context>(in g: Guard<Event, Context>) -> [String] {
+        var out: [String] = []
+        var stack = [g]
+        while let top = stack.popLast() {
+            switch top {
+            case .inState(let id): out.append(id)
+            case .not(let inner): stack.append(inner)
+            case .all(let gs), .any(let gs): stack.append(contentsOf: gs.reversed())
+            case .predicate, .expression, .withInput: break
+            }
+        }
+        return out
+    }
+}

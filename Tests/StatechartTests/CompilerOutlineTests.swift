@@ -1,0 +1,86 @@
+import Testing
+
+@testable import Statechart
+
+/// The compiler works on a definition's outline (no generics) and skips entry sets it knows will
+/// not be kept (issue 16). These tests hold it to what it computed before: every static entry set
+/// equals a direct computation with the interpreter's ``EntrySetBuilder`` for every transition.
+@Suite("Compiler outline")
+struct CompilerOutlineTests {
+    /// The static entry sets as computed without any skipping: one builder run per transition.
+    static func reference<E, C>(_ chart: Chart<E, C>) -> [[Int32]?] {
+        var builder = EntrySetBuilder<E, C>(stateCount: chart.states.count)
+        builder.limit = ChartCompiler.staticEntryLimit
+        var out: [[Int32]?] = Array(repeating: nil, count: chart.transitions.count)
+        for (k, t) in chart.transitions.enumerated() {
+            guard t.domain >= 0, !t.targets.isEmpty, !(t.isPseudo && chart.states[Int(t.source)].kind.isHistory) else { continue }
+            builder.clear()
+            builder.add(targets: t.targets, domain: t.domain, states: chart.states, transitions: chart.transitions, children: chart.childIndices)
+            builder.finish()
+            let keep = builder.entries.count <= ChartCompiler.staticEntryLimit && !builder.touchedHistory
+            for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
+            if keep { out[k] = builder.entries.array }
+        }
+        return out
+    }
+
+    /// A chain `depth` deep with a parallel state and a history state part way down, and
+    /// transitions from the leaf to several levels.
+    static func chain(depth: Int) -> ChartDefinition<String, Void> {
+        var d = ChartDefinition<String, Void>(name: "chain")
+        var parent = d.root
+        var leaf = parent
+        for i in 0..<depth {
+            let kind: StateKind = i == depth / 2 ? .parallel : .state
+            leaf = d.addState("c\(i)", kind: kind, in: parent)
+            if kind == .parallel {
+                let side = d.addState("side\(i)", in: leaf)
+                d.addState("side\(i).a", in: side)
+            }
+            if i == depth / 3 { d.addState("h\(i)", kind: .history(.deep), in: leaf) }
+            parent = leaf
+        }
+        for target in ["c0", "c\(depth - 70)", "c\(depth - 10)", "h\(depth / 3)", "side\(depth / 2).a"] {
+            d.addTransition(TransitionDefinition(on: .event(target), to: [target]), from: leaf)
+        }
+        return d
+    }
+
+    @Test("static entry sets of deep chains equal a direct computation for every transition", arguments: [70, 100, 300])
+    func chainStaticEntries(depth: Int) throws {
+        let chart = try Chart(Self.chain(depth: depth))
+        #expect(chart.staticEntries == Self.reference(chart))
+        // Some are kept (near the leaf), some are not (near the root): both cases are exercised.
+        #expect(chart.staticEntries.contains { $0 != nil })
+        #expect(chart.staticEntries.contains { $0 == nil })
+    }
+
+    @Test("static entry sets of random charts equal a direct computation for every transition")
+    func randomStaticEntries() throws {
+        for seed in UInt64(1)...200 {
+            guard let chart = try? Chart(RandomCharts.make(seed: seed)) else { continue }
+            #expect(chart.staticEntries == Self.reference(chart), "seed \(seed)")
+        }
+    }
+
+    @Test("children and transitions keep the order they were added in, whatever the node order")
+    func outlineOrder() throws {
+        var d = ChartDefinition<String, Void>(name: "order")
+        let a = d.addState("a", in: d.root)
+        let b = d.addState("b", in: d.root)
+        let a1 = d.addState("a1", in: a)
+        d.addTransition(TransitionDefinition(on: .event("x"), to: ["b"]), from: a1)
+        d.addTransition(TransitionDefinition(on: .event("y"), to: ["a"]), from: b)
+        let a2 = d.addState("a2", in: a)
+        d.addTransition(TransitionDefinition(on: .event("z"), to: ["a2"]), from: a1)
+        #expect(d.children(of: d.root) == [a, b])
+        #expect(d.children(of: a) == [a1, a2])
+        #expect(d.transitionIndices(of: a1).map { d.transitions[$0].targets } == [["b"], ["a2"]])
+        let chart = try Chart(d)
+        // Document order: a, a1, a2, b — a's children come before b even though b was added first.
+        #expect(chart.ids == ["", "a", "a1", "a2", "b"])
+        let a1Index = Int(chart.state(withID: "a1")!.index)
+        let own = chart.states[a1Index].transitionStart..<chart.states[a1Index].transitionEnd
+        #expect(own.map { chart.transitions[Int($0)].targets } == [[4], [3]])
+    }
+}
