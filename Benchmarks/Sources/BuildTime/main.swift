@@ -16,6 +16,13 @@ import Darwin
 // parallel (one parallel state with `states` atomic regions), or all (the default). Each case is
 // run `repeats` times (third argument, default 3) and the best and worst times are printed, with
 // the state count of the compiled chart so that a wrong chart cannot look fast.
+//
+//   BuildTime machines [count]
+//
+// creates `count` (default 1,000,000) live `StateMachine`s of the flat order machine over one
+// shared `TypedChart` (issue 16, "Memory") and prints the time per machine and the resident
+// memory per machine (Linux: the growth of the process's resident set, the array holding them
+// included).
 
 @inline(never) func keep<T>(_ value: T) { withExtendedLifetime(value) {} }
 
@@ -140,5 +147,42 @@ if which == "parallel" || which == "all" {
         let chart = try timed("compile", &phases) { try Chart(definition) }
         keep(chart)
         return chart.stateCount
+    }
+}
+
+/// The process's resident set in bytes (Linux `/proc/self/statm`; 0 elsewhere).
+func residentBytes() -> Int {
+    #if canImport(Glibc)
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 128)
+    guard fgets(&buffer, 128, file) != nil else { return 0 }
+    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    #else
+    return 0
+    #endif
+}
+
+if which == "machines" {
+    let count = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
+    let typed = try TypedChart(flatOrderMachine())
+    for round in 0..<repeats {
+        var machines: [StateMachine<OrderState, OrderEvent, Void>] = []
+        let before = residentBytes()
+        let clock = ContinuousClock()
+        let start = clock.now
+        machines.reserveCapacity(count)
+        for _ in 0..<count { machines.append(try StateMachine(typed: typed, context: ())) }
+        let elapsed = clock.now - start
+        let bytes = residentBytes() - before
+        let ns = Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
+        // Only the first round's memory is new to the process: later rounds reuse what the
+        // allocator kept from the one before.
+        let memory = round == 0 ? "\(bytes / count) resident bytes per machine" : "memory reused"
+        print("machines \(count), round \(round + 1): \(Int(ns / Double(count))) ns per machine, \(memory) (inline size \(MemoryLayout<StateMachine<OrderState, OrderEvent, Void>>.size) bytes)")
+        keep(machines)
     }
 }
