@@ -175,6 +175,10 @@ public final class PostgresStore: DurableStore {
                 do {
                     value = try await body(connection, logger)
                 } catch {
+                    // A lost connection's transaction is gone with its session; a ROLLBACK sent on
+                    // it could wait forever (seen here: a query on a connection the server had just
+                    // killed never returned). On a live connection it makes it clean for the pool.
+                    if case .connectionLost = mapError(error, doing: what) { throw error }
                     _ = try? await connection.query("ROLLBACK", logger: logger)
                     throw error
                 }
