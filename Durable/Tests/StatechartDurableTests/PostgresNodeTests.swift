@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import Statechart
 import StatechartDurable
 import StatechartInterchange
@@ -99,6 +100,48 @@ struct PostgresNodeTests {
         #expect(try await storeA.journal(of: "o1").compactMap(\.idempotencyKey) == ["b-pay", "a-ship"])
         await storeA.close()
         await storeB.close()
+    }
+
+    // D15: a node that shuts down cleanly hands its leases over at once: another node drives
+    // its instances without waiting for the leases to lapse.
+    @Test func releasedLeasesAreTakenAtOnce() async throws {
+        let schema = PostgresTestServer.freshSchema()
+        let storeA = try await PostgresTestServer.makeStore(schema: schema, node: "a", lease: .seconds(30))
+        let storeB = try await PostgresTestServer.makeStore(schema: schema, node: "b", lease: .seconds(30))
+        let hostA = try await makeHost(storeA)
+        let hostB = try await makeHost(storeB)
+        try await hostA.create("o1", chart: "order", version: 1)
+        await #expect(throws: DurableError.leaseHeld(instance: "o1", owner: "a")) {
+            try await hostB.send(OrderEvent.pay, to: "o1")
+        }
+        try await storeA.releaseLeases()
+        await storeA.close()
+        #expect(try await hostB.send(OrderEvent.pay, to: "o1").configuration == ["paid"])
+        await storeB.close()
+    }
+
+    // D17: the database clock reads the server's time: a due time written on it means the same
+    // on every node, whatever the node's own clock says.
+    @Test func databaseClockReadsTheServersTime() async throws {
+        let store = try await PostgresTestServer.makeStore()
+        let clock = try await store.databaseClock()
+        let before = clock.now().nanosecondsForTest
+        let client = PostgresClient(configuration: try PostgresStore.configuration(url: try PostgresTestServer.requireURL()))
+        let server = try await withThrowingTaskGroup(of: Int64?.self) { group in
+            group.addTask {
+                await client.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            let rows = try await client.query("SELECT (extract(epoch FROM clock_timestamp()) * 1000000000)::bigint").collect()
+            return try rows.first?.decode(Int64.self)
+        }
+        let after = clock.now().nanosecondsForTest
+        let serverTime = try #require(server)
+        // The server's reading lies between the two readings of the clock (50 ms of slack for
+        // the offset's own measurement error on a loaded machine).
+        #expect(serverTime >= before - 50_000_000 && serverTime <= after + 50_000_000)
+        await store.close()
     }
 
     // D17: while its owner lives, a due timer fires on the owner only; when the owner dies (stops
