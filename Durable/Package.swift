@@ -25,6 +25,10 @@ let package = Package(
         // SQLite through SwiftNIO: async like postgres-nio, so one store protocol fits both
         // (Docs/Durability.md says why not GRDB).
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        // PostgreSQL through postgres-nio: the Swift server community's maintained driver, with a
+        // connection pool (PostgresClient) and async/await; Docs/Durability.md says why.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .target(
@@ -32,6 +36,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Statechart", package: "Statechart"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -62,8 +68,11 @@ let package = Package(
                 "DurableCrashWorker",
                 .product(name: "Statechart", package: "Statechart"),
                 .product(name: "StatechartInterchange", package: "Statechart"),
-                // Raw SQL in tests: damaged rows and a newer schema, as another program would leave them.
+                // Raw SQL in tests (SQLite and PostgreSQL): damaged rows and a newer schema, as another
+                // program would leave them.
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

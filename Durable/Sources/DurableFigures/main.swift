@@ -1,8 +1,11 @@
 // Durable figures (issue 15 §4): durable macrosteps per second and send-to-acknowledged latency
-// on the SQLite and in-memory stores, with 1, 8 and 64 instances driven concurrently. Not a timed
-// test: run it in release mode and read the numbers.
+// on the SQLite, in-memory and (given a server) PostgreSQL stores, with 1, 8 and 64 instances
+// driven concurrently. Not a timed test: run it in release mode and read the numbers.
 //
 //   swift run -c release --package-path Durable DurableFigures [events per instance]
+//
+// STATECHART_POSTGRES_URL=postgres://… adds PostgreSQL (each measurement in a fresh schema);
+// DURABLE_FIGURES_ONLY=postgres (or sqlite, memory) measures that store alone.
 import Foundation
 import Statechart
 import StatechartDurable
@@ -134,24 +137,61 @@ func measure(store: any DurableStore, label: String, instances: Int, eventsPerIn
             + batches)
 }
 
+let environment = ProcessInfo.processInfo.environment
+let only = environment["DURABLE_FIGURES_ONLY"]
+let postgresURL = environment["STATECHART_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+func wants(_ store: String) -> Bool { only == nil || only == store }
+
+/// A PostgreSQL store in a fresh schema, with as many pooled connections as instances (up to 64).
+func postgresStore(_ url: String, connections: Int) async throws -> PostgresStore {
+    try await PostgresStore(
+        url: url, schema: "figures_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
+        connections: min(max(connections, 4), 64))
+}
+
 let perInstance = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 0
 for instances in [1, 8, 64] {
     let events = perInstance > 0 ? perInstance : max(4_000 / instances, 50)
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
-    let sqlite = try await SQLiteStore(path: path)
-    try await measure(store: sqlite, label: "sqlite", instances: instances, eventsPerInstance: events)
-    await sqlite.close()
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    try await measure(store: InMemoryStore(), label: "memory", instances: instances, eventsPerInstance: events)
+    if wants("sqlite") {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
+        let sqlite = try await SQLiteStore(path: path)
+        try await measure(store: sqlite, label: "sqlite", instances: instances, eventsPerInstance: events)
+        await sqlite.close()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+    if let postgresURL, wants("postgres") {
+        let store = try await postgresStore(postgresURL, connections: instances)
+        try await measure(store: store, label: "postgres", instances: instances, eventsPerInstance: events)
+        await store.close()
+    }
+    if wants("memory") {
+        try await measure(store: InMemoryStore(), label: "memory", instances: instances, eventsPerInstance: events)
+    }
 }
-let openPath = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
-let openStore = try await SQLiteStore(path: openPath)
-try await measureOpenLoop(store: openStore, label: "sqlite", instances: 64, rate: 1_000, seconds: 5)
-await openStore.close()
-for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: openPath + suffix) }
-let timerPath = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
-let timerStore = try await SQLiteStore(path: timerPath)
-try await measureTimers(store: timerStore, label: "sqlite", instances: 200, interval: .milliseconds(10))
-await timerStore.close()
-for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: timerPath + suffix) }
-try await measureTimers(store: InMemoryStore(), label: "memory", instances: 200, interval: .milliseconds(10))
+if wants("sqlite") {
+    let openPath = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
+    let openStore = try await SQLiteStore(path: openPath)
+    try await measureOpenLoop(store: openStore, label: "sqlite", instances: 64, rate: 1_000, seconds: 5)
+    await openStore.close()
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: openPath + suffix) }
+}
+if let postgresURL, wants("postgres") {
+    let store = try await postgresStore(postgresURL, connections: 64)
+    try await measureOpenLoop(store: store, label: "postgres", instances: 64, rate: 1_000, seconds: 5)
+    await store.close()
+}
+if wants("sqlite") {
+    let timerPath = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
+    let timerStore = try await SQLiteStore(path: timerPath)
+    try await measureTimers(store: timerStore, label: "sqlite", instances: 200, interval: .milliseconds(10))
+    await timerStore.close()
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: timerPath + suffix) }
+}
+if let postgresURL, wants("postgres") {
+    let store = try await postgresStore(postgresURL, connections: 16)
+    try await measureTimers(store: store, label: "postgres", instances: 200, interval: .milliseconds(10))
+    await store.close()
+}
+if wants("memory") {
+    try await measureTimers(store: InMemoryStore(), label: "memory", instances: 200, interval: .milliseconds(10))
+}

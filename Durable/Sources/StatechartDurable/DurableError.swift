@@ -41,6 +41,21 @@ public enum DurableError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The database stayed locked by another connection (another host or process writing) longer
     /// than the store waits; names the database. Nothing was written.
     case busy(String)
+    /// The connection to the database was lost or could not be made (the server went away, the
+    /// network failed, the connection pool gave up). A transaction that was not committed wrote
+    /// nothing; one lost while its `COMMIT` was under way may have been committed — retry the
+    /// send with its idempotency key to learn which (rule D3). Names the database and the request.
+    case connectionLost(String)
+    /// A row of the instance cannot be read back as the store wrote it (a column of the wrong
+    /// type, a missing value, unreadable JSON): someone else wrote or damaged it.
+    case corruptRow(instance: String, reason: String)
+    /// Another node holds the instance's lease, which lasts until it lapses (rule D15): that node
+    /// drives the instance now. Nothing was written; send through that node, or retry after the lease.
+    case leaseHeld(instance: String, owner: String)
+    /// This node's claim of the instance lapsed and another node claimed it meanwhile (its fencing
+    /// token moved on): what this node knows of the instance may be stale, so its write is
+    /// refused (rule D16). Nothing was written; a retry claims the instance anew.
+    case leaseLost(instance: String, node: String)
     /// The database reported an error.
     case storage(String)
     /// The database's schema is newer than this package knows, or a migration failed.
@@ -72,6 +87,11 @@ public enum DurableError: Error, Hashable, Sendable, CustomStringConvertible {
         case .migrationFailed(let id, let from, let to, let reason):
             return "instance '\(id)' cannot move from version \(from) to \(to): \(reason)"
         case .busy(let message): return "database busy: \(message)"
+        case .connectionLost(let message): return "database connection lost: \(message)"
+        case .corruptRow(let id, let reason): return "a stored row of instance '\(id)' is corrupt: \(reason)"
+        case .leaseHeld(let id, let owner): return "instance '\(id)' is leased to node '\(owner)', which drives it now"
+        case .leaseLost(let id, let node):
+            return "node '\(node)' lost its lease of instance '\(id)' to another node meanwhile: its write is refused"
         case .storage(let message): return "storage error: \(message)"
         case .schema(let message): return "schema error: \(message)"
         }

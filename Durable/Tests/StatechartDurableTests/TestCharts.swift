@@ -59,7 +59,10 @@ func toggleChart() throws -> SCXMLChart {
 
 /// The stores the shared suites run against.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case memory, sqlite
+    case memory, sqlite, postgres
+
+    /// Every store, PostgreSQL only when a server is given or required (PostgresTestServer).
+    static var allCases: [StoreKind] { PostgresTestServer.enabled ? [.memory, .sqlite, .postgres] : [.memory, .sqlite] }
 
     var testDescription: String { rawValue }
 
@@ -67,6 +70,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .memory: return InMemoryStore()
         case .sqlite: return try await SQLiteStore(path: temporaryDatabasePath())
+        case .postgres: return try await PostgresTestServer.makeStore()
         }
     }
 }
