@@ -8,9 +8,9 @@ struct TimerService: Service {
     /// How often due timers are looked for: the bound on how late a timeout fires.
     var interval: Duration = .milliseconds(100)
 
-    func run() async throws {
+    func run() async {
         // The sweep loop ends when its task is cancelled: at the application's graceful shutdown.
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await host.run(every: interval)
         }
     }

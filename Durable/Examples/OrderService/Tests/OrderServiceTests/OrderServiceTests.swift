@@ -168,4 +168,38 @@ import Testing
             #expect(order.record.cancellation == "the payment timed out")
         }
     }
+
+    @Test("On PostgreSQL (STATECHART_POSTGRES_URL): the same order workflow over HTTP, durable in the server")
+    func onPostgres() async throws {
+        guard let url = ProcessInfo.processInfo.environment["STATECHART_POSTGRES_URL"] else {
+            // Scripts/test.sh (and CI) start a server and require it; by hand, say why nothing ran.
+            #expect(ProcessInfo.processInfo.environment["STATECHART_REQUIRE_POSTGRES"] != "1", "no PostgreSQL server: set STATECHART_POSTGRES_URL")
+            print("OrderServiceTests: skipped the PostgreSQL test (no STATECHART_POSTGRES_URL)")
+            return
+        }
+        let schema = "orders_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        let store = try await PostgresStore(url: url, schema: String(schema))
+        let api = try await OrderAPI(store: store)
+        try await api.application(configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+            _ = try await post(client, "/orders", NewOrder(id: "pg-1"))
+            for event in ["pay", "decline", "retry", "authorize", "capture", "ship"] {
+                let response = try await post(client, "/orders/pg-1/events", EventRequest(event: event, idempotencyKey: event))
+                #expect(response.status == .ok, "\(event): \(String(buffer: response.body))")
+            }
+            let replay = try decode(EventResponse.self, try await post(client, "/orders/pg-1/events", EventRequest(event: "ship", idempotencyKey: "ship")))
+            #expect(replay.replayed)
+            #expect(replay.order.activeStates == ["shipped"])
+            #expect(replay.order.record.paymentAttempts == 2)
+        }
+        // A second service on the same database sees the order once the first one's lease is handed over.
+        try await store.releaseLeases()
+        await store.close()
+        let again = try await OrderAPI(store: try await PostgresStore(url: url, schema: String(schema)))
+        try await again.application(configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+            let delivered = try decode(EventResponse.self, try await post(client, "/orders/pg-1/events", EventRequest(event: "deliver")))
+            #expect(delivered.order.activeStates == ["delivered"])
+            let journal = try decode([JournalEntry].self, try await client.execute(uri: "/orders/pg-1/journal", method: .get))
+            #expect(journal.count == 8)
+        }
+    }
 }
