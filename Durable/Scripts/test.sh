@@ -42,4 +42,10 @@ else
     export STATECHART_REQUIRE_POSTGRES=1
     echo "Durable: PostgreSQL tests use STATECHART_POSTGRES_URL"
 fi
-swift test --package-path "$package" --scratch-path "$scratch" --skip-build "$@"
+# The tests take seconds; a run still going after 10 minutes hangs (a request that never returns,
+# a worker that never exits): end it with a message rather than let CI's clock run out.
+timeout --kill-after=20 600 swift test --package-path "$package" --scratch-path "$scratch" --skip-build "$@" || {
+    status=$?
+    if [ "$status" = 124 ] || [ "$status" = 137 ]; then echo "Durable: the tests did not finish within 10 minutes (hung)" >&2; fi
+    exit "$status"
+}

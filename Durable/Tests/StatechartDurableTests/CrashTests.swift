@@ -8,7 +8,7 @@ import Testing
 /// SIGKILL in the middle of a run (rule D1): every acknowledged send survives, none is applied
 /// twice, every journal holds its instance's events in the order they were acknowledged, and the
 /// machines reach what replaying their journals reaches.
-@Suite struct CrashTests {
+@Suite(.timeLimit(.minutes(5))) struct CrashTests {
     /// One acknowledgement line of the worker: `ack <instance> <key> <sequence> <replayed>`.
     struct Ack: Hashable {
         var instance: String
@@ -63,6 +63,17 @@ import Testing
                 }
                 try await Task.sleep(for: .milliseconds(5))
             }
+        }
+        // Wait without blocking a thread of the cooperative pool (two on this machine), and never
+        // forever: a worker that hangs is killed and reported.
+        let deadline = clock.now + .seconds(120)
+        while process.isRunning {
+            if clock.now > deadline {
+                kill(process.processIdentifier, SIGKILL)
+                Issue.record("the worker did not finish within 120 s; killed")
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
         }
         process.waitUntilExit()
         pipe.fileHandleForReading.readabilityHandler = nil

@@ -20,4 +20,9 @@ if grep -E "^$(pwd)/.*warning:" "$log" >/dev/null; then
     exit 1
 fi
 if [ -z "${STATECHART_POSTGRES_URL:-}" ]; then start_postgres; else export STATECHART_REQUIRE_POSTGRES=1; fi
-swift test --skip-build
+# Seconds of tests; still running after 10 minutes means hung: stop with a message (see ../../Scripts/test.sh).
+timeout --kill-after=20 600 swift test --skip-build || {
+    status=$?
+    if [ "$status" = 124 ] || [ "$status" = 137 ]; then echo "OrderService: the tests did not finish within 10 minutes (hung)" >&2; fi
+    exit "$status"
+}

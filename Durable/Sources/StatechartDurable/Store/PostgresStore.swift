@@ -33,6 +33,9 @@ public final class PostgresStore: DurableStore {
     public let leaseDuration: Duration
     /// Where the database is, for error messages.
     public let location: String
+    /// How long one request (a transaction) may go without an answer before the store gives up
+    /// on it with ``DurableError/connectionLost(_:)`` (rule D9).
+    public let requestTimeout: Duration
 
     /// Connects to the database and creates or migrates the store's schema.
     ///
@@ -42,11 +45,15 @@ public final class PostgresStore: DurableStore {
     ///     digits and `_`, not starting with a digit.
     ///   - node: This node's name in the lease table; it must differ between running stores.
     ///   - leaseDuration: How long a claim of an instance lasts (rule D15); at least 100 ms.
+    ///   - requestTimeout: How long one transaction may go without an answer (at least 100 ms).
+    ///     A connection the server kills can leave postgres-nio waiting for an answer that never
+    ///     comes; past this time the request fails with ``DurableError/connectionLost(_:)`` and
+    ///     the caller retries (with its idempotency key) instead of waiting forever.
     /// - Throws: ``DurableError/schema(_:)`` for a bad schema name or a newer schema,
     ///   ``DurableError/connectionLost(_:)`` when the server cannot be reached.
     public init(
         configuration: PostgresClient.Configuration, schema: String = "public", node: String? = nil,
-        leaseDuration: Duration = .seconds(2)
+        leaseDuration: Duration = .seconds(2), requestTimeout: Duration = .seconds(30)
     ) async throws(DurableError) {
         guard Self.isPlainIdentifier(schema) else {
             throw .schema("'\(schema)' is not a plain PostgreSQL schema name (lower-case letters, digits, _)")
@@ -54,6 +61,7 @@ public final class PostgresStore: DurableStore {
         self.schema = schema
         self.node = node ?? UUID().uuidString.lowercased()
         self.leaseDuration = max(leaseDuration, .milliseconds(100))
+        self.requestTimeout = max(requestTimeout, .milliseconds(100))
         self.tables = PostgresTables(schema: schema)
         self.location = "\(configuration.host ?? configuration.unixSocketPath ?? "?"):\(configuration.port ?? 5432)/\(configuration.database ?? configuration.username) schema \(schema)"
         let client = PostgresClient(configuration: configuration)
@@ -71,14 +79,16 @@ public final class PostgresStore: DurableStore {
     /// unless `?sslmode=require`), with at most `connections` pooled connections.
     ///
     /// - Throws: ``DurableError/storage(_:)`` for a URL that is not a PostgreSQL URL, and the
-    ///   errors of ``init(configuration:schema:node:leaseDuration:)``.
+    ///   errors of ``init(configuration:schema:node:leaseDuration:requestTimeout:)``.
     public convenience init(
         url: String, schema: String = "public", node: String? = nil, leaseDuration: Duration = .seconds(2),
-        connections: Int = 20
+        requestTimeout: Duration = .seconds(30), connections: Int = 20
     ) async throws(DurableError) {
         var configuration = try Self.configuration(url: url)
         configuration.options.maximumConnections = max(connections, 1)
-        try await self.init(configuration: configuration, schema: schema, node: node, leaseDuration: leaseDuration)
+        try await self.init(
+            configuration: configuration, schema: schema, node: node, leaseDuration: leaseDuration,
+            requestTimeout: requestTimeout)
     }
 
     /// Stops the connection pool; the store cannot be used afterwards. Its leases are not
@@ -165,26 +175,38 @@ public final class PostgresStore: DurableStore {
     /// Runs `body` in a transaction on a pooled connection; rolls back if it throws. postgres-nio's
     /// and the pool's errors become ``DurableError``s naming the store and `what` was being done.
     func transaction<T: Sendable>(
-        _ what: String, _ body: (PostgresConnection, Logger) async throws -> T
+        _ what: String, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws(DurableError) -> T {
         let logger = logger
+        let client = client
+        let location = location
+        let timeout = requestTimeout
         do {
-            return try await client.withConnection { connection in
-                try await connection.query("BEGIN", logger: logger)
-                let value: T
-                do {
-                    value = try await body(connection, logger)
-                } catch {
-                    // A lost connection's transaction is gone with its session; a ROLLBACK sent on
-                    // it could wait forever (seen here: a query on a connection the server had just
-                    // killed never returned). On a live connection it makes it clean for the pool.
-                    if case .connectionLost = mapError(error, doing: what) { throw error }
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
+            let answer = try await Deadline.run(within: timeout) {
+                try await client.withConnection { connection in
+                    try await connection.query("BEGIN", logger: logger)
+                    let value: T
+                    do {
+                        value = try await body(connection, logger)
+                    } catch {
+                        // A lost connection's transaction is gone with its session; a ROLLBACK sent on
+                        // it could wait forever (seen here: a query on a connection the server had just
+                        // killed never returned). On a live connection it makes it clean for the pool.
+                        if case .connectionLost = Self.mapError(error, at: location, doing: what) { throw error }
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
+                    try await connection.query("COMMIT", logger: logger)
+                    return value
                 }
-                try await connection.query("COMMIT", logger: logger)
-                return value
             }
+            guard let answer else {
+                // The request was abandoned (and cancelled): if its COMMIT had reached the server it
+                // may have committed, which is what connectionLost says (retry with the key, D3).
+                throw DurableError.connectionLost(
+                    "\(location), \(what): no answer from the server within \(timeout) (the request was abandoned)")
+            }
+            return answer
         } catch {
             throw mapError(error, doing: what)
         }
@@ -192,6 +214,11 @@ public final class PostgresStore: DurableStore {
 
     /// A ``DurableError`` for an error thrown inside a transaction.
     func mapError(_ error: any Error, doing what: String) -> DurableError {
+        Self.mapError(error, at: location, doing: what)
+    }
+
+    /// A ``DurableError`` for an error thrown inside a transaction on the database at `location`.
+    static func mapError(_ error: any Error, at location: String, doing what: String) -> DurableError {
         if let error = error as? DurableError { return error }
         if let error = error as? PSQLError {
             switch error.code {
