@@ -130,18 +130,82 @@ struct Configuration: Sendable, Equatable {
     /// states before and after the run): the exit and entry of one region's transition in one
     /// splice of the sorted list.
     @inlinable mutating func replace(run: Range<Int>, with states: [Int32], in range: Range<Int32>) {
-        var n = run.lowerBound
-        while n < run.upperBound {
-            let s = list[n]
-            bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
-            n += 1
+        let newCount = Int(range.upperBound - range.lowerBound)
+        guard newCount == run.count else {
+            // A run that grows or shrinks moves the tail: the general splice.
+            var n = run.lowerBound
+            while n < run.upperBound {
+                let s = list[n]
+                bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
+                n += 1
+            }
+            list.replaceSubrange(run, with: states, in: range)
+            var k = range.lowerBound
+            while k < range.upperBound {
+                let s = states[Int(k)]
+                bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
+                k += 1
+            }
+            return
         }
-        list.replaceSubrange(run, with: states, in: range)
-        var k = range.lowerBound
-        while k < range.upperBound {
-            let s = states[Int(k)]
-            bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
-            k += 1
+        // The usual case (a region moves from one atomic state to another at the same depth):
+        // overwrite in place, one uniqueness check per array, as in ``replaceTail(from:with:in:)``.
+        bits.withUnsafeMutableBufferPointer { bits in
+            list.storage.withUnsafeMutableBufferPointer { list in
+                states.withUnsafeBufferPointer { states in
+                    var n = run.lowerBound
+                    while n < run.upperBound {
+                        let s = list[n]
+                        bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
+                        n += 1
+                    }
+                    n = run.lowerBound
+                    var k = Int(range.lowerBound)
+                    while n < run.upperBound {
+                        let s = states[k]
+                        bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
+                        list[n] = s
+                        k += 1
+                        n += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// Overwrites runs of the list in place: run `n` (`runs[2n] ..< runs[2n + 1]`, skipped when
+    /// negative: a targetless transition) becomes the entry set of `transitions[n]`, which has
+    /// the run's length. One uniqueness check per array for every run together.
+    @inlinable mutating func overwrite(
+        runs: ScratchBuffer<Int>, of transitions: ScratchBuffer<Int32>, with lean: [LeanTransition], entries: [Int32]
+    ) {
+        bits.withUnsafeMutableBufferPointer { bits in
+            list.storage.withUnsafeMutableBufferPointer { list in
+                entries.withUnsafeBufferPointer { entries in
+                    var t = 0
+                    while t < transitions.count {
+                        let start = runs[2 * t]
+                        let end = runs[2 * t + 1]
+                        var k = Int(lean[Int(transitions[t])].entryStart)
+                        t += 1
+                        guard start >= 0 else { continue }
+                        var n = start
+                        while n < end {
+                            let old = list[n]
+                            bits[Int(old) >> 6] &= ~(1 << UInt64(old & 63))
+                            n += 1
+                        }
+                        n = start
+                        while n < end {
+                            let s = entries[k]
+                            bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
+                            list[n] = s
+                            k += 1
+                            n += 1
+                        }
+                    }
+                }
+            }
         }
     }
 

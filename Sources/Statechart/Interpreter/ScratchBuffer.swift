@@ -23,12 +23,19 @@ struct ScratchBuffer<Element>: RandomAccessCollection, MutableCollection {
         set { storage[position] = newValue }
     }
 
-    @inlinable mutating func append(_ element: Element) {
+    /// Always inlined, with the rare growth out of line: called as a function, an append cost
+    /// about 37 instructions per element on the parallel benchmark's hot path.
+    @inlinable @inline(__always) mutating func append(_ element: Element) {
         if count < storage.count {
             storage[count] = element
+            count += 1
         } else {
-            storage.append(element)
+            grow(appending: element)
         }
+    }
+
+    @inlinable @inline(never) mutating func grow(appending element: Element) {
+        storage.append(element)
         count += 1
     }
 
@@ -111,6 +118,18 @@ struct ScratchBuffer<Element>: RandomAccessCollection, MutableCollection {
 }
 
 extension ScratchBuffer: Sendable where Element: Sendable {}
+
+extension ScratchBuffer where Element: FixedWidthInteger {
+    /// Makes the storage hold at least `capacity` elements (zeros past `count`), so that a loop
+    /// can write the first `capacity` through one unsafe pointer and set `count` after.
+    @inlinable @inline(__always) mutating func reserveStorage(_ capacity: Int) {
+        if storage.count < capacity { growStorage(to: capacity) }
+    }
+
+    @inlinable @inline(never) mutating func growStorage(to capacity: Int) {
+        storage.append(contentsOf: repeatElement(0, count: capacity - storage.count))
+    }
+}
 
 extension ScratchBuffer: Equatable where Element: Equatable {
     @inlinable static func == (a: Self, b: Self) -> Bool { a.elementsEqual(b) }
