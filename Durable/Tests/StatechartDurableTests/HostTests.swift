@@ -69,6 +69,23 @@ import Testing
         }
     }
 
+    // D18: keys older than the age given are forgotten by the host's clock: a retry with a
+    // forgotten key is applied again (a new macrostep), a retry with a kept key is not.
+    @Test(arguments: StoreKind.allCases)
+    func expiredIdempotencyKeysNoLongerDeduplicate(kind: StoreKind) async throws {
+        let clock = ManualClock()
+        let host = try await makeHost(try await kind.make(), clock: clock)
+        try await host.create("t", chart: "toggle", version: 1)
+        let old = try await host.send(SCXMLEvent("flip"), to: "t", idempotencyKey: "old")
+        await clock.advance(by: .seconds(7_200))
+        try await host.send(SCXMLEvent("flip"), to: "t", idempotencyKey: "recent")
+        #expect(try await host.expireIdempotencyKeys(olderThan: .seconds(3_600)) == 1)
+        #expect(try await host.send(SCXMLEvent("flip"), to: "t", idempotencyKey: "recent").replayed)
+        let again = try await host.send(SCXMLEvent("flip"), to: "t", idempotencyKey: "old")
+        #expect(!again.replayed && again.sequence == old.sequence + 2)
+        #expect(try await host.journal(of: "t").compactMap(\.idempotencyKey) == ["old", "recent", "old"])
+    }
+
     // D5: the journal holds one row per committed macrostep, in order, with the event and the
     // resulting configuration; concurrent sends to one instance are applied one at a time (D2).
     @Test(arguments: StoreKind.allCases)

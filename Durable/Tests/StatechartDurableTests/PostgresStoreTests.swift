@@ -34,12 +34,12 @@ struct PostgresStoreTests {
             return stores
         }
         for store in stores {
-            #expect(try await store.schemaVersion() == 2)
+            #expect(try await store.schemaVersion() == 3)
             try await store.prepare()
             await store.close()
         }
         let rows = try await rawSQL("SELECT COUNT(*)::bigint FROM \"\(schema)\".statechart_schema")
-        #expect(try rows.first?.decode(Int64.self) == 2)
+        #expect(try rows.first?.decode(Int64.self) == 3)
     }
 
     // D8: a schema written by a newer package is refused, naming its version.

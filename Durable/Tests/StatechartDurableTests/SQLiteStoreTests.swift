@@ -23,13 +23,13 @@ import Testing
     @Test func createsAndKeepsItsSchema() async throws {
         let path = temporaryDatabasePath()
         let store = try await SQLiteStore(path: path)
-        #expect(try await store.schemaVersion() == 1)
+        #expect(try await store.schemaVersion() == 2)
         try await store.prepare()
         await store.close()
         let reopened = try await SQLiteStore(path: path)
-        #expect(try await reopened.schemaVersion() == 1)
+        #expect(try await reopened.schemaVersion() == 2)
         await reopened.close()
-        #expect(try await rawSQL(path, "SELECT COUNT(*) AS n FROM statechart_schema").first?.column("n")?.integer == 1)
+        #expect(try await rawSQL(path, "SELECT COUNT(*) AS n FROM statechart_schema").first?.column("n")?.integer == 2)
         #expect(try await rawSQL(path, "PRAGMA journal_mode").first?.column("journal_mode")?.string == "wal")
     }
 
@@ -43,10 +43,10 @@ import Testing
             return stores
         }
         for store in stores {
-            #expect(try await store.schemaVersion() == 1)
+            #expect(try await store.schemaVersion() == 2)
             await store.close()
         }
-        #expect(try await rawSQL(path, "SELECT COUNT(*) AS n FROM statechart_schema").first?.column("n")?.integer == 1)
+        #expect(try await rawSQL(path, "SELECT COUNT(*) AS n FROM statechart_schema").first?.column("n")?.integer == 2)
     }
 
     // D1: commits are synchronous (synchronous = FULL, 2) on the store's connection.

@@ -69,6 +69,32 @@ import Testing
         #expect(try await store.instance("i")?.revision == 2)
     }
 
+    // D18: the keys of macrosteps committed before the cut-off are forgotten on every instance;
+    // later keys and the journal's own record of every key are kept; a forgotten key can be
+    // recorded again, and is then kept by its new commit's time.
+    @Test(arguments: StoreKind.allCases)
+    func idempotencyKeysExpireByTheirCommitTime(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await store.insert(step("i", from: 0, states: ["open"]))
+        try await store.insert(step("j", from: 0, states: ["open"]))
+        // The journal row of sequence n is committed at n nanoseconds (see `step`).
+        for r in Int64(1)...4 { try await store.commit(step("i", from: r, states: ["s\(r)"], key: "k\(r)")) }
+        for r in Int64(1)...2 { try await store.commit(step("j", from: r, states: ["s\(r)"], key: "k\(r)")) }
+        #expect(try await store.expireIdempotencyKeys(committedBefore: 3) == 4)
+        for key in ["k1", "k2"] {
+            #expect(try await store.idempotency(key, of: "i") == nil)
+            #expect(try await store.idempotency(key, of: "j") == nil)
+        }
+        #expect(try await store.idempotency("k3", of: "i") != nil)
+        #expect(try await store.idempotency("k4", of: "i") != nil)
+        #expect(try await store.journal(of: "i").compactMap(\.idempotencyKey) == ["k1", "k2", "k3", "k4"])
+        #expect(try await store.expireIdempotencyKeys(committedBefore: 3) == 0)
+        // k1 again, committed at 5: an older row with k1 does not make it expire.
+        try await store.commit(step("i", from: 5, states: ["again"], key: "k1"))
+        #expect(try await store.expireIdempotencyKeys(committedBefore: 5) == 2)  // k3, k4
+        #expect(try await store.idempotency("k1", of: "i")?.outcome.sequence == 5)
+    }
+
     // D5: the journal reads back in sequence order with every field.
     @Test(arguments: StoreKind.allCases)
     func journalKeepsSequenceOrderAndRows(kind: StoreKind) async throws {

@@ -140,4 +140,7 @@ actor FailingStore: DurableStore {
     }
     func pendingOutbox(limit: Int) async throws(DurableError) -> [OutboxEntry] { try await base.pendingOutbox(limit: limit) }
     func markDispatched(_ entry: OutboxEntry) async throws(DurableError) { try await base.markDispatched(entry) }
+    func expireIdempotencyKeys(committedBefore time: Int64) async throws(DurableError) -> Int {
+        try await base.expireIdempotencyKeys(committedBefore: time)
+    }
 }

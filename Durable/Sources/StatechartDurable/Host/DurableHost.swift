@@ -245,6 +245,18 @@ public actor DurableHost {
         return journal.count
     }
 
+    /// Forgets the idempotency keys of macrosteps committed more than `age` ago by the host's
+    /// clock, of every instance, and returns how many it forgot (rule D18). A send retried with
+    /// a forgotten key is applied again, so `age` must be longer than any client retries a send
+    /// (payment APIs keep keys for a day). The journal keeps each row's key.
+    ///
+    /// Run it now and then (a scheduled task of the application); keys are otherwise kept as long
+    /// as their instance.
+    @discardableResult
+    public func expireIdempotencyKeys(olderThan age: Duration) async throws(DurableError) -> Int {
+        try await store.expireIdempotencyKeys(committedBefore: clock.now().nanoseconds - age.nanoseconds)
+    }
+
     /// Deletes an instance with its journal, keys, timers and effects; returns whether it existed.
     @discardableResult
     public func delete(_ id: String) async throws(DurableError) -> Bool {

@@ -49,4 +49,9 @@ public protocol DurableStore: Sendable {
 
     /// Marks an effect dispatched.
     func markDispatched(_ entry: OutboxEntry) async throws(DurableError)
+
+    /// Forgets the idempotency keys whose macrostep was committed before `time` (the clock time
+    /// of the key's latest journal row, in nanoseconds), of every instance; returns how many it
+    /// forgot. The journal rows keep their keys (rule D18).
+    func expireIdempotencyKeys(committedBefore time: Int64) async throws(DurableError) -> Int
 }

@@ -90,4 +90,21 @@ public actor InMemoryStore: DurableStore {
     public func markDispatched(_ entry: OutboxEntry) async throws(DurableError) {
         for i in outbox.indices where outbox[i].idempotencyKey == entry.idempotencyKey { outbox[i].dispatched = true }
     }
+
+    /// Forgets the keys of macrosteps committed before `time` (see
+    /// ``DurableStore/expireIdempotencyKeys(committedBefore:)``).
+    public func expireIdempotencyKeys(committedBefore time: Int64) async throws(DurableError) -> Int {
+        var forgotten = 0
+        for (id, journal) in journals {
+            // A key's commit is its latest journal row: a forgotten key may have been used again.
+            var latest: [String: Int64] = [:]
+            for entry in journal {
+                if let key = entry.idempotencyKey { latest[key] = max(latest[key] ?? .min, entry.atNanoseconds) }
+            }
+            for (key, at) in latest where at < time {
+                if keys[id]?.removeValue(forKey: key) != nil { forgotten += 1 }
+            }
+        }
+        return forgotten
+    }
 }

@@ -83,6 +83,11 @@ enum PostgresSchema {
             """,
             "CREATE INDEX statechart_leases_by_owner ON {schema}.statechart_leases (owner)",
         ],
+        // Version 3: journal rows by idempotency key, so that expiring keys (rule D18) finds each
+        // key's latest commit without reading its instance's whole journal.
+        [
+            "CREATE INDEX statechart_journal_by_key ON {schema}.statechart_journal (instance_id, idempotency_key, at_ns)"
+        ],
     ]
 
     /// The schema version this package writes.

@@ -183,6 +183,22 @@ extension PostgresStore {
         return existed
     }
 
+    /// Forgets the keys of macrosteps committed before `time` (see
+    /// ``DurableStore/expireIdempotencyKeys(committedBefore:)``), in one statement.
+    public func expireIdempotencyKeys(committedBefore time: Int64) async throws(DurableError) -> Int {
+        let t = tables
+        return try await transaction("expiring idempotency keys") { connection, logger -> Int in
+            try await connection.query(
+                """
+                DELETE FROM \(unescaped: t.idempotency) k WHERE (
+                    SELECT max(j.at_ns) FROM \(unescaped: t.journal) j
+                    WHERE j.instance_id = k.instance_id AND j.idempotency_key = k.key) < \(time)
+                RETURNING 1
+                """, logger: logger
+            ).collect().count
+        }
+    }
+
     /// Marks an effect dispatched.
     public func markDispatched(_ entry: OutboxEntry) async throws(DurableError) {
         let t = tables

@@ -72,7 +72,12 @@ enum SQLiteSchema {
             )
             """,
             "CREATE INDEX statechart_outbox_pending ON statechart_outbox (dispatched, instance_id, sequence)",
-        ]
+        ],
+        // Version 2: journal rows by idempotency key, so that expiring keys (rule D18) finds each
+        // key's latest commit without reading its instance's whole journal.
+        [
+            "CREATE INDEX statechart_journal_by_key ON statechart_journal (instance_id, idempotency_key, at_ns)"
+        ],
     ]
 
     /// The schema version this package writes.

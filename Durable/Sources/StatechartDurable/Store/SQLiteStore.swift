@@ -220,6 +220,23 @@ public actor SQLiteStore: DurableStore {
         }
     }
 
+    /// Forgets the keys of macrosteps committed before `time` (see
+    /// ``DurableStore/expireIdempotencyKeys(committedBefore:)``), in one statement.
+    public func expireIdempotencyKeys(committedBefore time: Int64) async throws(DurableError) -> Int {
+        try await exclusively { () async throws(DurableError) -> Int in
+            try await transaction { () async throws(DurableError) -> Int in
+                try await run(
+                    """
+                    DELETE FROM statechart_idempotency WHERE (
+                        SELECT MAX(j.at_ns) FROM statechart_journal j WHERE j.instance_id = statechart_idempotency.instance_id
+                        AND j.idempotency_key = statechart_idempotency.key) < ?
+                    RETURNING 1
+                    """, [.integer(Int(time))]
+                ).count
+            }
+        }
+    }
+
     /// Marks an effect dispatched.
     public func markDispatched(_ entry: OutboxEntry) async throws(DurableError) {
         try await exclusively { () async throws(DurableError) in
