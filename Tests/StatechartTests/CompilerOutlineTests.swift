@@ -9,7 +9,7 @@ import Testing
 struct CompilerOutlineTests {
     /// The static entry sets as computed without any skipping: one builder run per transition.
     static func reference<E, C>(_ chart: Chart<E, C>) -> [[Int32]?] {
-        var builder = EntrySetBuilder<E, C>(stateCount: chart.states.count)
+        var builder = EntrySetBuilder(stateCount: chart.states.count)
         builder.limit = ChartCompiler.staticEntryLimit
         var out: [[Int32]?] = Array(repeating: nil, count: chart.transitions.count)
         for (k, t) in chart.transitions.enumerated() {

@@ -42,7 +42,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     /// list, as start and end positions.
     @usableFromInline var selectedRuns = ScratchBuffer<Int>()
     @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
-    @usableFromInline var entrySet: EntrySetBuilder<Event, Context>
+    @usableFromInline var entrySet: EntrySetBuilder
     @usableFromInline var failures: [String] = []
     /// Work queued by actions with ``ActionScope/perform(_:_:)``, not yet taken by a runtime.
     public internal(set) var pendingWork: [PendingWork<Event>] = []

@@ -5,10 +5,11 @@
 /// explicit task stack that visits states in exactly the same order, so no chart can overflow the
 /// stack. The same builder runs when a chart is compiled — to precompute the entry set of every
 /// transition that involves no history (``Chart`` keeps them) — and at run time for the others.
+///
+/// Not generic: of the transitions it reads only the targets of initial and default transitions,
+/// through a ``TransitionTargets`` (the compiler's shapes, or a chart's transitions).
 @usableFromInline
-struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
-    @usableFromInline typealias C = Chart<Event, Context>
-
+struct EntrySetBuilder: Sendable {
     /// The states to enter, in the order found (sorted by ``finish()``).
     @usableFromInline var entries = ScratchBuffer<Int32>()
     /// History pseudo-states entered through their default transition: (parent, default transition).
@@ -65,8 +66,8 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
     /// Adds what one transition enters: its targets with their default or history entry, and
     /// their ancestors below `domain`.
     @inlinable
-    mutating func add(
-        targets: [Int32], effectiveTargets: [Int32], domain: Int32, chart: C, history: [[Int32]?]
+    mutating func add<Event, Context>(
+        targets: [Int32], effectiveTargets: [Int32], domain: Int32, chart: Chart<Event, Context>, history: [[Int32]?]
     ) {
         tasks.removeAll()
         var i = effectiveTargets.count
@@ -82,9 +83,11 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
         run(states: chart.states, transitions: chart.transitions, children: chart.childIndices, history: history)
     }
 
-    /// The compile-time form of ``add(targets:effectiveTargets:domain:chart:history:)``.
-    mutating func add(
-        targets: [Int32], domain: Int32, states: [C.State], transitions: [C.Transition], children: [[Int32]]
+    /// The form of ``add(targets:effectiveTargets:domain:chart:history:)`` without history
+    /// values (every history state enters its default), for the compiler and the validator.
+    @inlinable
+    mutating func add<T: TransitionTargets>(
+        targets: [Int32], domain: Int32, states: [CompiledState], transitions: T, children: [[Int32]]
     ) {
         tasks.removeAll()
         for t in targets.reversed() { tasks.append(.ancestors(t, upTo: domain)) }
@@ -108,7 +111,7 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
     }
 
     @inlinable
-    mutating func run(states: [C.State], transitions: [C.Transition], children: [[Int32]], history: [[Int32]?]) {
+    mutating func run<T: TransitionTargets>(states: [CompiledState], transitions: T, children: [[Int32]], history: [[Int32]?]) {
         while let task = tasks.popLast() {
             if entries.count > limit { return }
             switch task {
@@ -124,7 +127,7 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
                     } else {
                         let d = states[Int(s)].initialTransition
                         defaultHistory.append(HistoryDefault(parent: parent, transition: d))
-                        let targets = transitions[Int(d)].targets
+                        let targets = transitions.targets(of: d)
                         for v in targets.reversed() { tasks.append(.ancestors(v, upTo: parent)) }
                         for v in targets.reversed() { tasks.append(.descendants(v)) }
                     }
@@ -132,7 +135,7 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
                     add(s)
                     if kind == .compound {
                         defaultMarks[Int(s) >> 6] |= 1 << UInt64(s & 63)
-                        let targets = transitions[Int(states[Int(s)].initialTransition)].targets
+                        let targets = transitions.targets(of: states[Int(s)].initialTransition)
                         for v in targets.reversed() { tasks.append(.ancestors(v, upTo: s)) }
                         for v in targets.reversed() { tasks.append(.descendants(v)) }
                     } else if kind == .parallel {
@@ -189,3 +192,24 @@ struct EntrySetBuilder<Event: Hashable & Sendable, Context>: Sendable {
         return false
     }
 }
+
+/// Where ``EntrySetBuilder`` reads the targets of a state's initial or default transition (its
+/// `initialTransition`): an array of the compiler's transition shapes, or of a compiled chart's
+/// transitions.
+@usableFromInline
+protocol TransitionTargets {
+    func targets(of transition: Int32) -> [Int32]
+}
+
+/// A transition with targets (``TransitionShape``, ``Chart/Transition``).
+@usableFromInline
+protocol HasTransitionTargets {
+    var targets: [Int32] { get }
+}
+
+extension Array: TransitionTargets where Element: HasTransitionTargets {
+    @inlinable func targets(of transition: Int32) -> [Int32] { self[Int(transition)].targets }
+}
+
+extension TransitionShape: HasTransitionTargets {}
+extension Chart.Transition: HasTransitionTargets {}

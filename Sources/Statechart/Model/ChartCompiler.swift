@@ -83,27 +83,11 @@ struct ChartCompiler {
     /// O(depth²) time and memory for a deep chain, whose every initial transition enters the
     /// whole chain below it.
     ///
-    /// The builder is generic over the chart's types but reads only the targets of the
-    /// transitions that states name as their initial or default transition (`initialTransition`),
-    /// so it is used here at one fixed instance (`Chart<Int, Void>`), which is specialized, with
-    /// those transitions only: they follow every selectable one, from `firstPseudo` on, and the
-    /// states' `initialTransition` are shifted by `firstPseudo` while it runs. A copy of every
-    /// transition would cost more than the rest of this pass on a chart of a million states.
+    /// The builder reads only the targets of the transitions that states name as their initial
+    /// or default transition, here straight from the compiler's shapes.
     private mutating func precomputeEntrySets() {
-        typealias Structural = Chart<Int, Void>
-        var builder = EntrySetBuilder<Int, Void>(stateCount: states.count)
+        var builder = EntrySetBuilder(stateCount: states.count)
         builder.limit = Self.staticEntryLimit
-        let firstPseudo = shapes.firstIndex(where: \.isPseudo) ?? shapes.count
-        var pseudo: [Structural.Transition] = []
-        pseudo.reserveCapacity(shapes.count - firstPseudo)
-        for s in shapes[firstPseudo...] {
-            // Every transition after the first pseudo-transition is one (see resolveTransitions).
-            precondition(s.isPseudo, "selectable transitions precede initial and default transitions")
-            pseudo.append(Structural.Transition(shape: s))
-        }
-        let shift = Int32(firstPseudo)
-        for i in states.indices where states[i].initialTransition >= 0 { states[i].initialTransition -= shift }
-        defer { for i in states.indices where states[i].initialTransition >= 0 { states[i].initialTransition += shift } }
         staticEntries = Array(repeating: nil, count: shapes.count)
         staticDefaultEntries = Array(repeating: [], count: shapes.count)
         // Compound states whose default entry is not kept (too large, or through a history
@@ -117,7 +101,7 @@ struct ChartCompiler {
             let t = shapes[k]
             guard t.domain >= 0, !t.targets.isEmpty, !(t.isPseudo && states[Int(t.source)].kind.isHistory) else { continue }
             let isCompoundInitial = t.isPseudo && states[Int(t.source)].kind == .compound
-                && states[Int(t.source)].initialTransition == Int32(k) - shift
+                && states[Int(t.source)].initialTransition == Int32(k)
             // One target only: with several, one may be inside a region of a parallel state
             // that another's default entry would descend into, and the set is then smaller.
             if t.targets.count == 1, defaultNotKept[Int(t.targets[0])] {
@@ -125,7 +109,7 @@ struct ChartCompiler {
                 continue
             }
             builder.clear()
-            builder.add(targets: t.targets, domain: t.domain, states: states, transitions: pseudo, children: childIndices)
+            builder.add(targets: t.targets, domain: t.domain, states: states, transitions: shapes, children: childIndices)
             builder.finish()
             let keep = builder.entries.count <= Self.staticEntryLimit && !builder.touchedHistory
             let defaults = keep ? builder.entries.filter { builder.defaultMarks[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 } : []

@@ -72,7 +72,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
     func reachableStates() -> [Bool] {
         var reached = [Bool](repeating: false, count: chart.stateCount)
         var work: [Int32] = []
-        var builder = EntrySetBuilder<Event, Context>(stateCount: chart.stateCount)
+        var builder = EntrySetBuilder(stateCount: chart.stateCount)
         func enter(_ t: Int32) {
             let tr = chart.transitions[Int(t)]
             var targets = tr.targets
@@ -242,7 +242,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
     mutating func checkEventlessCycles() {
         var next = [Int32](repeating: -1, count: chart.stateCount)
         var via = [Int32](repeating: -1, count: chart.stateCount)
-        var builder = EntrySetBuilder<Event, Context>(stateCount: chart.stateCount)
+        var builder = EntrySetBuilder(stateCount: chart.stateCount)
         for s in 0..<Int32(chart.stateCount) where chart.states[Int(s)].kind == .atomic {
             let st = chart.states[Int(s)]
             guard st.eventlessStart < st.eventlessEnd else { continue }
