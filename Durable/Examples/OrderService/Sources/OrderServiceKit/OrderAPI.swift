@@ -22,14 +22,24 @@ public struct OrderAPI: Sendable {
     /// The durable host the orders live in.
     public let host: DurableHost
     let chart: Chart<OrderEvent, OrderRecord>
+    /// How long an idempotency key is kept after its request was committed (rule D18).
+    public let keyRetention: Duration
+    /// How often the application forgets keys older than ``keyRetention``.
+    public let keyExpiryInterval: Duration
 
     /// The name and version the order chart is registered under.
     public static let chartName = "order"
     /// The version every new order is pinned to.
     public static let chartVersion = 1
 
-    /// Registers the order chart with a new host on `store`.
-    public init(store: any DurableStore, clock: HostClock = .system) async throws {
+    /// Registers the order chart with a new host on `store`. Idempotency keys are kept for
+    /// `keyRetention` (a day by default) and looked at every `keyExpiryInterval` (an hour).
+    public init(
+        store: any DurableStore, clock: HostClock = .system, keyRetention: Duration = .seconds(86_400),
+        keyExpiryInterval: Duration = .seconds(3_600)
+    ) async throws {
+        self.keyRetention = keyRetention
+        self.keyExpiryInterval = keyExpiryInterval
         let typed = try orderChart()
         host = DurableHost(store: store, clock: clock)
         try await host.register(typed, name: Self.chartName, version: Self.chartVersion, initialContext: OrderRecord())
@@ -51,12 +61,14 @@ public struct OrderAPI: Sendable {
     }
 
     /// The service as a Hummingbird application listening on `configuration`'s address, with
-    /// the host's timer loop running beside it (the payment timeout fires while nobody calls).
+    /// the host's timer loop running beside it (the payment timeout fires while nobody calls), and
+    /// the expiry of old idempotency keys.
     public func application(configuration: ApplicationConfiguration) -> some ApplicationProtocol {
         let router = Router()
         addRoutes(to: router)
         var app = Application(router: router, configuration: configuration)
         app.addServices(TimerService(host: host))
+        app.addServices(KeyExpiryService(host: host, retention: keyRetention, interval: keyExpiryInterval))
         return app
     }
 

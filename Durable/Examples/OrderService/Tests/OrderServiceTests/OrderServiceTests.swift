@@ -10,15 +10,21 @@ import Testing
 /// The service driven over real HTTP (Hummingbird's live test server on a free port), on a
 /// SQLite file in a temporary directory.
 @Suite struct OrderServiceTests {
-    /// A fresh SQLite file per test.
-    func withService(_ body: @escaping @Sendable (any TestClientProtocol, URL) async throws -> Void) async throws {
+    /// A path for a SQLite file in a fresh temporary directory, removed when `body` returns.
+    func withDatabasePath<T>(_ body: (String) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orders-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("orders.sqlite")
-        let api = try await OrderAPI(store: try await SQLiteStore(path: file.path))
-        let app = api.application(configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in try await body(client, file) }
+        return try await body(directory.appendingPathComponent("orders.sqlite").path)
+    }
+
+    /// The service on a fresh SQLite file.
+    func withService(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await withDatabasePath { path in
+            let api = try await OrderAPI(store: try await SQLiteStore(path: path))
+            let app = api.application(configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            try await app.test(.live) { client in try await body(client) }
+        }
     }
 
     func post<T: Encodable>(_ client: any TestClientProtocol, _ uri: String, _ body: T) async throws -> TestResponse {
@@ -33,7 +39,7 @@ import Testing
 
     @Test("An order goes from placed to delivered through its payment child, over HTTP")
     func happyPath() async throws {
-        try await withService { client, _ in
+        try await withService { client in
             let created = try await post(client, "/orders", NewOrder(id: "o-1"))
             #expect(created.status == .created)
             #expect(try decode(OrderView.self, created).activeStates == ["placed"])
@@ -58,7 +64,7 @@ import Testing
 
     @Test("The payment child's states are the order's; a cancel bubbles from the child to the order")
     func nestedStatesAndBubbling() async throws {
-        try await withService { client, _ in
+        try await withService { client in
             _ = try await post(client, "/orders", NewOrder(id: "o-2"))
             let paying = try decode(EventResponse.self, try await post(client, "/orders/o-2/events", EventRequest(event: "pay")))
             #expect(paying.order.activeStates.contains("paying"))
@@ -75,7 +81,7 @@ import Testing
 
     @Test("A retried request with the same idempotency key is applied once")
     func idempotentRetry() async throws {
-        try await withService { client, _ in
+        try await withService { client in
             _ = try await post(client, "/orders", NewOrder(id: "o-3"))
             _ = try await post(client, "/orders/o-3/events", EventRequest(event: "pay", idempotencyKey: "k-1"))
             _ = try await post(client, "/orders/o-3/events", EventRequest(event: "decline", idempotencyKey: "k-2"))
@@ -91,7 +97,7 @@ import Testing
 
     @Test("The diagram is an SVG with the active states highlighted")
     func diagram() async throws {
-        try await withService { client, _ in
+        try await withService { client in
             _ = try await post(client, "/orders", NewOrder(id: "o-4"))
             _ = try await post(client, "/orders/o-4/events", EventRequest(event: "pay"))
             let response = try await client.execute(uri: "/orders/o-4/diagram.svg", method: .get)
@@ -106,7 +112,7 @@ import Testing
 
     @Test("Bad requests get typed errors naming the problem: unknown order, unknown event, duplicate id")
     func badInput() async throws {
-        try await withService { client, _ in
+        try await withService { client in
             let missing = try await client.execute(uri: "/orders/nope", method: .get)
             #expect(missing.status == .notFound)
             #expect(String(buffer: missing.body).contains("nope"))
@@ -127,45 +133,67 @@ import Testing
 
     @Test("Orders survive the service: a new service on the same file serves them")
     func survivesRestart() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orders-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("orders.sqlite").path
-        do {
+        try await withDatabasePath { path in
+            do {
+                let api = try await OrderAPI(store: try await SQLiteStore(path: path))
+                try await api.application(configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+                    _ = try await post(client, "/orders", NewOrder(id: "o-6"))
+                    _ = try await post(client, "/orders/o-6/events", EventRequest(event: "pay"))
+                }
+            }
             let api = try await OrderAPI(store: try await SQLiteStore(path: path))
             try await api.application(configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
-                _ = try await post(client, "/orders", NewOrder(id: "o-6"))
-                _ = try await post(client, "/orders/o-6/events", EventRequest(event: "pay"))
+                let order = try decode(OrderView.self, try await client.execute(uri: "/orders/o-6", method: .get))
+                #expect(order.activeStates.contains("paying"))
+                #expect(order.sequence == 1)
             }
-        }
-        let api = try await OrderAPI(store: try await SQLiteStore(path: path))
-        try await api.application(configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
-            let order = try decode(OrderView.self, try await client.execute(uri: "/orders/o-6", method: .get))
-            #expect(order.activeStates.contains("paying"))
-            #expect(order.sequence == 1)
         }
     }
 
     @Test("A payment that takes longer than 30 s cancels the order (a durable timer, on the host's clock)")
     func paymentTimeout() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orders-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let clock = ManualClock()
-        let api = try await OrderAPI(
-            store: try await SQLiteStore(path: directory.appendingPathComponent("orders.sqlite").path), clock: .manual(clock))
-        let router = Router()
-        api.addRoutes(to: router)
-        try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
-            _ = try await post(client, "/orders", NewOrder(id: "o-7"))
-            _ = try await post(client, "/orders/o-7/events", EventRequest(event: "pay"))
-            await clock.advance(by: .seconds(29))
-            #expect(await api.host.fireDueTimers().fired == 0)
-            await clock.advance(by: .seconds(2))
-            #expect(await api.host.fireDueTimers().fired == 1)
-            let order = try decode(OrderView.self, try await client.execute(uri: "/orders/o-7", method: .get))
-            #expect(order.activeStates == ["cancelled"])
-            #expect(order.record.cancellation == "the payment timed out")
+        try await withDatabasePath { path in
+            let clock = ManualClock()
+            let api = try await OrderAPI(store: try await SQLiteStore(path: path), clock: .manual(clock))
+            let router = Router()
+            api.addRoutes(to: router)
+            try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+                _ = try await post(client, "/orders", NewOrder(id: "o-7"))
+                _ = try await post(client, "/orders/o-7/events", EventRequest(event: "pay"))
+                await clock.advance(by: .seconds(29))
+                #expect(await api.host.fireDueTimers().fired == 0)
+                await clock.advance(by: .seconds(2))
+                #expect(await api.host.fireDueTimers().fired == 1)
+                let order = try decode(OrderView.self, try await client.execute(uri: "/orders/o-7", method: .get))
+                #expect(order.activeStates == ["cancelled"])
+                #expect(order.record.cancellation == "the payment timed out")
+            }
+        }
+    }
+
+    @Test("The service forgets idempotency keys older than its retention, by the host's clock (D18)")
+    func oldKeysExpire() async throws {
+        try await withDatabasePath { path in
+            let clock = ManualClock()
+            let store = try await SQLiteStore(path: path)
+            let api = try await OrderAPI(
+                store: store, clock: .manual(clock), keyRetention: .seconds(3_600), keyExpiryInterval: .milliseconds(20))
+            try await api.application(configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { client in
+                _ = try await post(client, "/orders", NewOrder(id: "o-8"))
+                _ = try await post(client, "/orders/o-8/events", EventRequest(event: "pay", idempotencyKey: "k-pay"))
+                // Within the retention the key stays, however often the expiry runs.
+                try await Task.sleep(for: .milliseconds(100))
+                #expect(try await store.idempotency("k-pay", of: "o-8") != nil)
+                await clock.advance(by: .seconds(7_200))
+                var polls = 0
+                while try await store.idempotency("k-pay", of: "o-8") != nil {
+                    polls += 1
+                    try #require(polls < 500, "the key was not forgotten within 10 s")
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                let journal = try decode([JournalEntry].self, try await client.execute(uri: "/orders/o-8/journal", method: .get))
+                #expect(journal.compactMap(\.idempotencyKey) == ["k-pay"], "the journal keeps the key")
+            }
         }
     }
 
