@@ -95,6 +95,21 @@ import Testing
         #expect(try await store.idempotency("k1", of: "i")?.outcome.sequence == 5)
     }
 
+    // D6: a commit replaces the instance's timers: more, fewer, other due times, none.
+    @Test(arguments: StoreKind.allCases)
+    func commitsReplaceTheTimers(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await store.insert(step("i", from: 0, states: ["a"], timers: [10]))
+        try await store.commit(step("i", from: 1, states: ["b"], timers: [30, 20, 40]))
+        #expect(try await store.timers(of: "i").map(\.dueNanoseconds).sorted() == [20, 30, 40])
+        try await store.commit(step("i", from: 2, states: ["c"], timers: [50]))
+        let kept = try await store.timers(of: "i")
+        #expect(kept.map(\.dueNanoseconds) == [50] && kept.map(\.position) == [0])
+        try await store.commit(step("i", from: 3, states: ["d"], timers: []))
+        #expect(try await store.timers(of: "i").isEmpty)
+        #expect(try await store.instancesWithTimersDue(atOrBefore: 1_000, limit: 10).isEmpty)
+    }
+
     // D5: the journal reads back in sequence order with every field.
     @Test(arguments: StoreKind.allCases)
     func journalKeepsSequenceOrderAndRows(kind: StoreKind) async throws {

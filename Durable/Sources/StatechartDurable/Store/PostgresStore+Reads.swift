@@ -11,7 +11,7 @@ extension PostgresStore {
     /// The instance row, or `nil`.
     public func instance(_ id: String) async throws(DurableError) -> InstanceRecord? {
         let t = tables
-        return try await transaction("reading '\(id)'") { connection, logger -> InstanceRecord? in
+        return try await statement("reading '\(id)'") { connection, logger -> InstanceRecord? in
             let rows = try await connection.query(
                 "SELECT \(unescaped: Self.instanceColumns) FROM \(unescaped: t.instances) WHERE id = \(id)", logger: logger
             ).collect()
@@ -22,7 +22,7 @@ extension PostgresStore {
     /// The instances in a state (every instance when `state` is `nil`), by id.
     public func instances(inState state: String?) async throws(DurableError) -> [InstanceRecord] {
         let t = tables
-        return try await transaction("listing instances") { connection, logger -> [InstanceRecord] in
+        return try await statement("listing instances") { connection, logger -> [InstanceRecord] in
             let rows: [PostgresRow]
             if let state {
                 rows = try await connection.query(
@@ -44,7 +44,7 @@ extension PostgresStore {
     /// The journal in sequence order.
     public func journal(of id: String) async throws(DurableError) -> [JournalEntry] {
         let t = tables
-        return try await transaction("reading the journal of '\(id)'") { connection, logger -> [JournalEntry] in
+        return try await statement("reading the journal of '\(id)'") { connection, logger -> [JournalEntry] in
             let rows = try await connection.query(
                 """
                 SELECT sequence, kind, event, configuration, at_ns, idempotency_key FROM \(unescaped: t.journal)
@@ -68,7 +68,7 @@ extension PostgresStore {
     /// A recorded idempotency key.
     public func idempotency(_ key: String, of id: String) async throws(DurableError) -> IdempotencyRecord? {
         let t = tables
-        return try await transaction("reading key '\(key)' of '\(id)'") { connection, logger -> IdempotencyRecord? in
+        return try await statement("reading key '\(key)' of '\(id)'") { connection, logger -> IdempotencyRecord? in
             let rows = try await connection.query(
                 "SELECT event, outcome FROM \(unescaped: t.idempotency) WHERE instance_id = \(id) AND key = \(key)",
                 logger: logger
@@ -82,7 +82,7 @@ extension PostgresStore {
     /// The timers in firing order.
     public func timers(of id: String) async throws(DurableError) -> [TimerRecord] {
         let t = tables
-        return try await transaction("reading the timers of '\(id)'") { connection, logger -> [TimerRecord] in
+        return try await statement("reading the timers of '\(id)'") { connection, logger -> [TimerRecord] in
             let rows = try await connection.query(
                 "SELECT position, due_ns, event, send_id FROM \(unescaped: t.timers) WHERE instance_id = \(id) ORDER BY position",
                 logger: logger
@@ -148,7 +148,7 @@ extension PostgresStore {
     /// Effects not dispatched yet, oldest first.
     public func pendingOutbox(limit: Int) async throws(DurableError) -> [OutboxEntry] {
         let t = tables
-        return try await transaction("reading the outbox") { connection, logger -> [OutboxEntry] in
+        return try await statement("reading the outbox") { connection, logger -> [OutboxEntry] in
             let rows = try await connection.query(
                 """
                 SELECT instance_id, sequence, position, kind, name, state FROM \(unescaped: t.outbox)
@@ -171,7 +171,7 @@ extension PostgresStore {
     /// machine's clock and the server's, measured now (half a round trip is the error). Nodes on
     /// machines whose clocks disagree then write and compare due times on one clock (rule D17).
     public func databaseClock() async throws(DurableError) -> HostClock {
-        let offset = try await transaction("reading the database's clock") { connection, logger -> Int64 in
+        let offset = try await statement("reading the database's clock") { connection, logger -> Int64 in
             let before = HostClock.wallTime().nanoseconds
             var server: Int64 = 0
             for try await value in try await connection.query(

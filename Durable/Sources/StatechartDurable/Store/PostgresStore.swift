@@ -148,7 +148,7 @@ public final class PostgresStore: DurableStore {
     /// The schema version of the database.
     public func schemaVersion() async throws(DurableError) -> Int {
         let t = tables
-        return try await transaction("reading the schema version") { connection, logger in
+        return try await statement("reading the schema version") { connection, logger in
             var current = 0
             for try await version in try await connection.query(
                 "SELECT COALESCE(MAX(version), 0) FROM \(unescaped: t.schemaVersions)", logger: logger
@@ -161,7 +161,7 @@ public final class PostgresStore: DurableStore {
 
     /// The server's `synchronous_commit` setting (`on`: a commit is on disk before it returns).
     public func synchronousCommit() async throws(DurableError) -> String {
-        try await transaction("reading synchronous_commit") { connection, logger in
+        try await statement("reading synchronous_commit") { connection, logger in
             var setting = ""
             for try await value in try await connection.query("SHOW synchronous_commit", logger: logger).decode(String.self) {
                 setting = value
@@ -177,6 +177,22 @@ public final class PostgresStore: DurableStore {
     func transaction<T: Sendable>(
         _ what: String, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws(DurableError) -> T {
+        try await request(what, inTransaction: true, body)
+    }
+
+    /// Runs `body`, one statement, on a pooled connection without `BEGIN` and `COMMIT`: a single
+    /// statement is atomic and sees one snapshot by itself, and the two would be two more round
+    /// trips to the server (a read before every step of the host).
+    func statement<T: Sendable>(
+        _ what: String, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) async throws(DurableError) -> T {
+        try await request(what, inTransaction: false, body)
+    }
+
+    /// ``transaction(_:_:)`` and ``statement(_:_:)``, under the store's ``requestTimeout``.
+    private func request<T: Sendable>(
+        _ what: String, inTransaction: Bool, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) async throws(DurableError) -> T {
         let logger = logger
         let client = client
         let location = location
@@ -184,6 +200,7 @@ public final class PostgresStore: DurableStore {
         do {
             let answer = try await Deadline.run(within: timeout) {
                 try await client.withConnection { connection in
+                    guard inTransaction else { return try await body(connection, logger) }
                     try await connection.query("BEGIN", logger: logger)
                     let value: T
                     do {
