@@ -46,6 +46,10 @@ fi
 # a worker that never exits): end it with a message rather than let CI's clock run out.
 timeout --kill-after=20 600 swift test --package-path "$package" --scratch-path "$scratch" --skip-build "$@" || {
     status=$?
-    if [ "$status" = 124 ] || [ "$status" = 137 ]; then echo "Durable: the tests did not finish within 10 minutes (hung)" >&2; fi
+    if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+        echo "Durable: the tests did not finish within 10 minutes (hung)" >&2
+        # swift test runs the tests in a child of its own, which the timeout's signal may not reach.
+        pkill -9 -f StatechartDurablePackageTests.xctest || true
+    fi
     exit "$status"
 }

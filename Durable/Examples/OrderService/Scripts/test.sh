@@ -23,6 +23,9 @@ if [ -z "${STATECHART_POSTGRES_URL:-}" ]; then start_postgres; else export STATE
 # Seconds of tests; still running after 10 minutes means hung: stop with a message (see ../../Scripts/test.sh).
 timeout --kill-after=20 600 swift test --skip-build || {
     status=$?
-    if [ "$status" = 124 ] || [ "$status" = 137 ]; then echo "OrderService: the tests did not finish within 10 minutes (hung)" >&2; fi
+    if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+        echo "OrderService: the tests did not finish within 10 minutes (hung)" >&2
+        pkill -9 -f OrderServicePackageTests.xctest || true  # the test process is swift test's child
+    fi
     exit "$status"
 }
