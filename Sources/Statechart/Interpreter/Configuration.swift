@@ -130,46 +130,20 @@ struct Configuration: Sendable, Equatable {
     /// states before and after the run): the exit and entry of one region's transition in one
     /// splice of the sorted list.
     @inlinable mutating func replace(run: Range<Int>, with states: [Int32], in range: Range<Int32>) {
-        let newCount = Int(range.upperBound - range.lowerBound)
-        guard newCount == run.count else {
-            // A run that grows or shrinks moves the tail: the general splice.
-            var n = run.lowerBound
-            while n < run.upperBound {
-                let s = list[n]
-                bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
-                n += 1
-            }
-            list.replaceSubrange(run, with: states, in: range)
-            var k = range.lowerBound
-            while k < range.upperBound {
-                let s = states[Int(k)]
-                bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
-                k += 1
-            }
-            return
+        // Runs of the same length take ``overwrite(runs:of:with:entries:)``; this splice is for a
+        // step where some region's run grows or shrinks.
+        var n = run.lowerBound
+        while n < run.upperBound {
+            let s = list[n]
+            bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
+            n += 1
         }
-        // The usual case (a region moves from one atomic state to another at the same depth):
-        // overwrite in place, one uniqueness check per array, as in ``replaceTail(from:with:in:)``.
-        bits.withUnsafeMutableBufferPointer { bits in
-            list.storage.withUnsafeMutableBufferPointer { list in
-                states.withUnsafeBufferPointer { states in
-                    var n = run.lowerBound
-                    while n < run.upperBound {
-                        let s = list[n]
-                        bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
-                        n += 1
-                    }
-                    n = run.lowerBound
-                    var k = Int(range.lowerBound)
-                    while n < run.upperBound {
-                        let s = states[k]
-                        bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
-                        list[n] = s
-                        k += 1
-                        n += 1
-                    }
-                }
-            }
+        list.replaceSubrange(run, with: states, in: range)
+        var k = range.lowerBound
+        while k < range.upperBound {
+            let s = states[Int(k)]
+            bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
+            k += 1
         }
     }
 
