@@ -251,10 +251,15 @@ public actor DurableHost {
     /// (payment APIs keep keys for a day). The journal keeps each row's key.
     ///
     /// Run it now and then (a scheduled task of the application); keys are otherwise kept as long
-    /// as their instance.
+    /// as their instance. An age of zero or less forgets every key; an age longer than the
+    /// clock's range (about 292 years) forgets none.
     @discardableResult
     public func expireIdempotencyKeys(olderThan age: Duration) async throws(DurableError) -> Int {
-        try await store.expireIdempotencyKeys(committedBefore: clock.now().nanoseconds - age.nanoseconds)
+        // Times are nanoseconds in an Int64: an age past that range reaches no commit.
+        guard age.components.seconds < Int64.max / 1_000_000_000 else { return 0 }
+        let cutoff = clock.now().nanoseconds.subtractingReportingOverflow(max(age, .zero).nanoseconds)
+        guard !cutoff.overflow else { return 0 }
+        return try await store.expireIdempotencyKeys(committedBefore: cutoff.partialValue)
     }
 
     /// Deletes an instance with its journal, keys, timers and effects; returns whether it existed.
