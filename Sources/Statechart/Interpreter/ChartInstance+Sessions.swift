@@ -9,7 +9,7 @@ extension ChartInstance {
     /// nothing when the machine is not running.
     package mutating func execute(_ actions: [Action<Event, Context>], event: ChartEvent<Event>?) {
         guard isRunning else { return }
-        scope.currentEvent = event
+        if let event { scope.begin(event) } else { scope.currentEvent = nil }
         runBlock(actions, state: 0)
     }
 

@@ -38,12 +38,12 @@ extension ChartInstance {
         defer { if !asyncGuardResults.isEmpty { asyncGuardResults.removeAll() } }
         if !isTracing, case .event(let userEvent) = event {
             if let handled = takeFastStep(userEvent) { return handled }
-            scope.currentEvent = event
+            scope.begin(event)
             let enabled = selectTransitions(forUserEvent: userEvent)
             if enabled { microstep() }
             return enabled
         }
-        scope.currentEvent = event
+        scope.begin(event)
         if isTracing { trace.append(.event(chart.name(of: event), external: true)) }
         if recordsExternalEvents { recordedExternalEvents.append(event) }
         let enabled = selectTransitions(for: event)
@@ -66,7 +66,7 @@ extension ChartInstance {
                 scope.currentEvent = nil
                 microstep()
             } else if let event = internalQueue.popFirst() {
-                scope.currentEvent = event
+                scope.begin(event)
                 if isTracing { trace.append(.event(chart.name(of: event), external: false)) }
                 if selectTransitions(for: event) {
                     microstep()

@@ -258,8 +258,17 @@ extension ChartInstance {
     /// skipped and `error.execution` is raised (rule R14); other blocks still run.
     @inlinable
     mutating func runBlock(_ actions: [Action<Event, Context>], state: Int32) {
-        for action in actions {
-            switch action {
+        // By index, and each case binds only what it uses: `for action in actions` copied every
+        // action, and binding a content block's source copied that too.
+        for i in actions.indices {
+            // Content first, matched alone: the `switch` copied the whole action (all its cases'
+            // payloads, through an outlined copy) before looking at it.
+            if case .content(_, let body) = actions[i] {
+                let environment = environment(event: scope.currentEvent)
+                guard runClosure(actions[i].label, named: true, state: state, { try body(&$0, environment) }) else { return }
+                continue
+            }
+            switch actions[i] {
             case .raise(let e):
                 raiseInternal(.event(e))
             case .send(let e, let delay, let id):
@@ -276,10 +285,8 @@ extension ChartInstance {
                 cancelSend(id: "timer." + key)
             case .run(let name, let body):
                 guard runClosure(name ?? "action", named: name != nil, state: state, { try body(&$0) }) else { return }
-            case .content(let source, let body):
-                let environment = environment(event: scope.currentEvent)
-                guard runClosure(Action<Event, Context>.contentLabel(source), named: true, state: state, { try body(&$0, environment) })
-                else { return }
+            case .content:
+                continue  // run above
             }
         }
     }

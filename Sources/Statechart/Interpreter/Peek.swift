@@ -28,21 +28,21 @@ extension ChartInstance {
         case .expression(_, let evaluate):
             // A copy of the context: whatever the evaluation does stays in it (rule R81).
             var context = scope.context
-            return (try? evaluate(&context, environment(event: event))) ?? false
-        case .withInput(let p): return (try? p(GuardInput(context: scope.context, environment: environment(event: event)))) ?? false
+            return (try? evaluate(&context, environment(event: event, serial: 0))) ?? false
+        case .withInput(let p): return (try? p(GuardInput(context: scope.context, environment: environment(event: event, serial: 0)))) ?? false
         }
     }
 
-    /// The environment an expression sees now (rule R81).
+    /// The environment an expression sees now (rule R81). `serial` numbers the event: the
+    /// current event's by default; 0 ("unknown") for a hypothetical one (``canHandle(_:)``),
+    /// which must not be taken for the event being processed.
     ///
     /// Inlinable, so that it is specialized with the guard or action that asks for it: called
     /// unspecialized, the environment was built and destroyed through generic metadata at every
     /// evaluation (about 400 instructions of an SCXML guard's 1,900).
     @inlinable
-    func environment(event: ChartEvent<Event>?) -> ChartEnvironment<Event> {
+    func environment(event: ChartEvent<Event>?, serial: UInt64? = nil) -> ChartEnvironment<Event> {
         ChartEnvironment(
-            event: event, now: scope.machineTime,
-            activeStates: ActiveStateSet(bits: configuration.bits, indexByID: chart.indexByID),
-            names: EventNames(ids: chart.ids, eventName: chart.eventName))
+            event: event, eventSerial: serial ?? scope.eventSerial, now: scope.machineTime, bits: configuration.bits, names: chart.names)
     }
 }

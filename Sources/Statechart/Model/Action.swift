@@ -67,6 +67,9 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
     public var state: ChartStateID? { currentState }
 
     @usableFromInline var currentEvent: ChartEvent<Event>?
+    /// The number of ``currentEvent`` (``ChartEnvironment/eventSerial``): a new one for every
+    /// event the machine begins to process (``begin(_:)``).
+    @usableFromInline var eventSerial: UInt64
     @usableFromInline var currentState: ChartStateID?
     /// The current virtual time of the machine (time since it started, advanced by its driver).
     @inlinable public var now: Duration { machineTime }
@@ -96,6 +99,14 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
         self.context = context
         self.machineTime = .zero
         self.ids = ids
+        self.eventSerial = EventSerial.newBlock()
+    }
+
+    /// Makes `event` the event being processed, with a number of its own.
+    @inlinable @inline(__always)
+    mutating func begin(_ event: ChartEvent<Event>) {
+        currentEvent = event
+        eventSerial = EventSerial.next(after: eventSerial)
     }
 
     /// The id of a state of the running chart.

@@ -65,6 +65,8 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     public let name: String
     /// How events are named for SCXML descriptors, traces and exports.
     public let eventName: @Sendable (Event) -> String
+    /// ``ids``, ``indexByID`` and ``eventName`` in one object, which environments share.
+    @usableFromInline let names: ChartNames<Event>
 
     /// A chart from the compiler's structure and the assembled closures (see ``init(_:)``).
     @usableFromInline
@@ -92,6 +94,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.indexByID = c.indexByID
         self.name = name
         self.eventName = eventName
+        self.names = ChartNames(ids: c.ids, indexByID: c.indexByID, eventName: eventName)
     }
 
     // MARK: - Queries
@@ -127,7 +130,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// The name of an event for SCXML matching and traces: `done.state.<id>` for done events,
     /// `error.execution` for errors.
     @inlinable public func name(of event: ChartEvent<Event>) -> String {
-        EventNames(ids: ids, eventName: eventName).name(of: event)
+        names.name(of: event)
     }
 
     @inlinable func isDescendant(_ a: Int32, of b: Int32) -> Bool {

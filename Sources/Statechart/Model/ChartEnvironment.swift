@@ -11,18 +11,29 @@ public struct ChartEnvironment<Event: Hashable & Sendable>: Sendable {
     /// The event's SCXML name (`done.state.<id>`, `error.execution`, a user event's name), or
     /// `nil` when there is no event.
     public var eventName: String? { event.map { names.name(of: $0) } }
+    /// A number for the event this environment sees, for hosts that keep what they build from an
+    /// event (SCXML's `_event`): environments of one machine, or of copies of it, with the same
+    /// nonzero number see the same event, and no other machine in the process uses the number.
+    /// 0 means unknown: a hypothetical event, as ``ChartInstance/canHandle(_:)`` evaluates guards
+    /// for. A host compares the number first and the event itself only when the numbers differ.
+    public let eventSerial: UInt64
     /// The machine's time (time since it started, advanced by its driver).
     public let now: Duration
     /// The active states.
     public let activeStates: ActiveStateSet
-    @usableFromInline let names: EventNames<Event>
 
+    /// The chart's names: always a `ChartNames<Event>`, as only the interpreter makes environments.
+    @usableFromInline var names: ChartNames<Event> { unsafeDowncast(activeStates.names, to: ChartNames<Event>.self) }
+
+    // One object holds the chart's names (ids, ids by state, event names): an environment is
+    // built for every guard and action with data, and each reference it holds is a retain and a
+    // release per evaluation.
     @usableFromInline
-    init(event: ChartEvent<Event>?, now: Duration, activeStates: ActiveStateSet, names: EventNames<Event>) {
+    init(event: ChartEvent<Event>?, eventSerial: UInt64, now: Duration, bits: [UInt64], names: ChartNames<Event>) {
         self.event = event
+        self.eventSerial = eventSerial
         self.now = now
-        self.activeStates = activeStates
-        self.names = names
+        self.activeStates = ActiveStateSet(bits: bits, names: names)
     }
 
     /// Whether the state with this id is active (SCXML's `In()`); an unknown id is not.
@@ -32,29 +43,49 @@ public struct ChartEnvironment<Event: Hashable & Sendable>: Sendable {
 /// The active states of a machine at one moment, by id (shared with the interpreter, not copied).
 public struct ActiveStateSet: Sendable {
     @usableFromInline let bits: [UInt64]
-    @usableFromInline let indexByID: [String: Int32]
+    @usableFromInline let names: StateNames
 
-    @usableFromInline init(bits: [UInt64], indexByID: [String: Int32]) {
+    @usableFromInline init(bits: [UInt64], names: StateNames) {
         self.bits = bits
-        self.indexByID = indexByID
+        self.names = names
+    }
+
+    /// A set over states named by `indexByID` (tests and hosts without a chart).
+    @usableFromInline init(bits: [UInt64], indexByID: [String: Int32]) {
+        self.init(bits: bits, names: StateNames(ids: [], indexByID: indexByID))
     }
 
     /// Whether the state with this id is active; an id that is not a state of the chart is not.
     public func contains(_ id: String) -> Bool {
-        guard let s = indexByID[id] else { return false }
+        guard let s = names.indexByID[id] else { return false }
         return bits[Int(s) >> 6] & (1 << UInt64(s & 63)) != 0
     }
 }
 
-/// How a chart names its events (shared with the chart).
+/// A chart's state ids, by index and by id (shared with the chart).
+///
+/// A class, not final: ``ChartNames`` adds the event names for a chart's event type, so that an
+/// environment holds one reference for all of them while ``ActiveStateSet`` stays non-generic.
+/// Unchecked `Sendable`: every stored property is an immutable `Sendable` value.
 @usableFromInline
-struct EventNames<Event: Hashable & Sendable>: Sendable {
+class StateNames: @unchecked Sendable {
     @usableFromInline let ids: [String]
+    @usableFromInline let indexByID: [String: Int32]
+
+    @usableFromInline init(ids: [String], indexByID: [String: Int32]) {
+        self.ids = ids
+        self.indexByID = indexByID
+    }
+}
+
+/// How a chart names its states and its events (one per chart, shared by its environments).
+@usableFromInline
+final class ChartNames<Event: Hashable & Sendable>: StateNames, @unchecked Sendable {
     @usableFromInline let eventName: @Sendable (Event) -> String
 
-    @usableFromInline init(ids: [String], eventName: @escaping @Sendable (Event) -> String) {
-        self.ids = ids
+    @usableFromInline init(ids: [String], indexByID: [String: Int32], eventName: @escaping @Sendable (Event) -> String) {
         self.eventName = eventName
+        super.init(ids: ids, indexByID: indexByID)
     }
 
     @inlinable func name(of event: ChartEvent<Event>) -> String {
