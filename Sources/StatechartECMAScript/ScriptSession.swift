@@ -26,11 +26,19 @@ public struct ScriptExpression: Sendable {
         } catch {
             parsed = .failure(error)
         }
-        form = ParsedForm(source: source, parsed: parsed)
+        form = ParsedForm(source: source, parsed: parsed, mayReadEvent: \.mayReadEvent)
     }
 
     /// The syntax error, if the text is not an expression of the subset.
     public var syntaxError: ScriptError? { form.error }
+
+    /// Whether evaluating the expression may read `_event`: it names `_event`, or calls or
+    /// constructs something (a function may read it, `eval` too). `count < 2` does not, so a host
+    /// need not bind `_event` before evaluating it — as long as no function written in a script
+    /// exists in the session, whose `valueOf` an operator could call
+    /// (``ECMAScriptDataModel/needsEvent(for:)`` checks both). Computed once, when parsed; an
+    /// expression that did not parse says yes.
+    public var mayReadEvent: Bool { form.mayReadEvent }
 
     /// Whether the expression can be assigned to (an identifier or a member access), as an
     /// SCXML `location` must be.
@@ -48,16 +56,20 @@ final class ParsedForm<Tree: Sendable>: Sendable {
     let source: String
     let tree: Tree?
     let error: ScriptError?
+    /// See ``ScriptExpression/mayReadEvent``.
+    let mayReadEvent: Bool
 
-    init(source: String, parsed: Result<Tree, ScriptError>) {
+    init(source: String, parsed: Result<Tree, ScriptError>, mayReadEvent: (Tree) -> Bool = { _ in true }) {
         self.source = source
         switch parsed {
         case .success(let t):
             tree = t
             error = nil
+            self.mayReadEvent = mayReadEvent(t)
         case .failure(let e):
             tree = nil
             error = e
+            self.mayReadEvent = true
         }
     }
 

@@ -90,3 +90,48 @@ struct SessionReuseTests {
         #expect(try session.value(of: "n") == 2)
     }
 }
+
+@Suite("An identifier remembers its global slot, and the guess is always checked")
+struct SlotHintTests {
+    @Test("One parsed expression, sessions that declared their globals in other orders: each reads its own values")
+    func hintsAreCheckedAcrossSessions() throws {
+        let difference = ScriptExpression("a - b")
+        let first = ScriptSession()
+        try first.declare("a", 10)
+        try first.declare("b", 1)
+        let second = ScriptSession()
+        try second.declare("b", 2)
+        try second.declare("x", 0)
+        try second.declare("a", 30)
+        for _ in 0..<3 {
+            #expect(try first.evaluate(difference) == 9)
+            #expect(try second.evaluate(difference) == 28)
+        }
+        // Assignment through the hint, in both sessions.
+        try first.run(ScriptProgram("a = a + 1"))
+        try second.run(ScriptProgram("a = a + 1"))
+        let assign = ScriptExpression("a")
+        try first.assign(assign, 5)
+        #expect(try first.evaluate(difference) == 4)
+        #expect(try second.evaluate(difference) == 29)
+    }
+
+    @Test("A removed global moves another into its slot: a hint to either slot looks the name up again")
+    func removalMovesSlots() throws {
+        let session = ScriptSession()
+        try session.declare("a", 1)
+        try session.declare("b", 2)
+        try session.declare("c", 3)
+        let readA = ScriptExpression("a")
+        let readC = ScriptExpression("c")
+        #expect(try session.evaluate(readA) == 1)
+        #expect(try session.evaluate(readC) == 3)
+        session.remove("a")
+        // `c` now sits where `a` was.
+        #expect(throws: ScriptError.self) { try session.evaluate(readA) }
+        #expect(try session.evaluate(readC) == 3)
+        try session.declare("a", 4)
+        #expect(try session.evaluate(readA) == 4)
+        #expect(try session.variables() == ["a": 4, "b": 2, "c": 3])
+    }
+}

@@ -170,6 +170,8 @@ extension ECMAScriptDataModel {
         /// without a cast or a copy (``ECMAScriptDataModel/isEventBound(name:fields:)``).
         @exclusivity(unchecked) var boundEventName: String?
         @exclusivity(unchecked) var boundEventFields: AnyObject?
+        /// The host's number for the same event (``ChartEnvironment/eventSerial``), 0 for none.
+        @exclusivity(unchecked) var boundEventSerial: UInt64 = 0
 
         init(session: ScriptSession) {
             self.session = session
@@ -186,6 +188,7 @@ extension ECMAScriptDataModel {
             new.boundEventKey = boundEventKey
             new.boundEventName = boundEventName
             new.boundEventFields = boundEventFields
+            new.boundEventSerial = boundEventSerial
             return new
         }
     }

@@ -1,5 +1,8 @@
 /// Evaluating expressions.
 extension Interpreter {
+    // Always inlined: most operands are literals and names, which are then read where the
+    // operator evaluates them, without a call; anything else is one call away.
+    @inline(__always)
     func evaluate(_ e: Expression, _ scope: Scope) throws(ScriptError) -> ScriptValue {
         switch e {
         case .literal(let l):
@@ -10,9 +13,9 @@ extension Interpreter {
             case .number(let n): return .number(n)
             case .string(let s): return .string(s)
             }
-        case .identifier(let name, let line):
+        case .identifier(let name, let hint, let line):
             try step(line)
-            return try lookup(name, in: scope, line: line)
+            return try lookup(name, hint: hint, in: scope, line: line)
         default:
             try enter(e.line)
             defer { leave() }
@@ -41,6 +44,7 @@ extension Interpreter {
             return .object(o)
         case .function(let f):
             try charge(64, line: f.line)
+            hasScriptFunctions = true
             return .object(track(ScriptObject(.function(.script(f, scope)))))
         case .member(let base, let name, let optional, let line):
             let object = try evaluate(base, scope)
@@ -117,7 +121,7 @@ extension Interpreter {
     private func evaluateUnary(_ op: UnaryOperator, _ operand: Expression, _ scope: Scope, line: Int) throws(ScriptError) -> ScriptValue {
         switch op {
         case .typeof:
-            if case .identifier(let name, _) = operand, !isDeclared(name.text, in: scope) { return .string("undefined") }
+            if case .identifier(let name, _, _) = operand, !isDeclared(name.text, in: scope) { return .string("undefined") }
             return .string(try evaluate(operand, scope).typeName)
         case .delete:
             switch operand {
@@ -218,8 +222,8 @@ extension Interpreter {
     /// Assigns to an identifier or a member.
     func store(_ value: ScriptValue, into target: Expression, _ scope: Scope, line: Int) throws(ScriptError) {
         switch target {
-        case .identifier(let name, _):
-            try assign(name, value, in: scope, line: line)
+        case .identifier(let name, let hint, _):
+            try assign(name, hint: hint, value, in: scope, line: line)
         case .member(let base, let name, _, _):
             try setProperty(of: try evaluate(base, scope), name, value, line: line)
         case .index(let base, let key, _, _):
@@ -233,7 +237,7 @@ extension Interpreter {
     /// A short description of an expression for error messages (`foo.bar`, `f`).
     func describe(_ e: Expression) -> String {
         switch e {
-        case .identifier(let name, _): return name.text
+        case .identifier(let name, _, _): return name.text
         case .member(let base, let name, _, _): return describe(base) + "." + name
         case .index(let base, .literal(.string(let key)), _, _): return describe(base) + "['\(key)']"
         case .index(let base, _, _, _): return describe(base) + "[…]"

@@ -27,6 +27,10 @@ final class Interpreter {
     var implicitGlobals = false
     /// Names declared by the host that scripts cannot assign (`_sessionid`, `_event`, …).
     var systemNames: Set<String> = []
+    /// Whether a function written in a script was ever made in this session. Until one is, only
+    /// the expression being evaluated runs (no `valueOf` of a script's object, no callback), so
+    /// a host may skip binding what that expression does not name (``ScriptExpression/mayReadEvent``).
+    var hasScriptFunctions = false
     /// The objects scripts made, for the cycle collector (CycleCollector.swift).
     @exclusivity(unchecked) var registry: [WeakObject] = []
     @exclusivity(unchecked) var registryThreshold = 4_096
@@ -43,17 +47,28 @@ final class Interpreter {
 
     /// Runs `body` as one evaluation: the step budget starts anew, and the session's memory is
     /// measured again when it allocated much.
+    ///
+    /// Always inlined, with `body` called from one place: the evaluation is then one function
+    /// with its caller (a second call of `body` kept the closure out of line, with its own
+    /// reference counts).
+    @inline(__always)
     func evaluation<T>(_ body: () throws(ScriptError) -> T) throws(ScriptError) -> T {
-        if depth > 0 { return try body() }
-        steps = 0
-        allocated = 0
-        thrownValue = nil
-        defer {
-            if allocated > 1 << 16 { liveBytes = measureLiveBytes() }
+        let outermost = depth == 0
+        if outermost {
+            steps = 0
             allocated = 0
-            collectCyclesIfDue()
+            thrownValue = nil
         }
+        defer { if outermost { endEvaluation() } }
         return try body()
+    }
+
+    /// The end of an outermost evaluation: memory measured again when it allocated much, cycles
+    /// collected when due.
+    func endEvaluation() {
+        if allocated > 1 << 16 { liveBytes = measureLiveBytes() }
+        allocated = 0
+        collectCyclesIfDue()
     }
 
     // `line` is only needed for the error: an autoclosure, so that finding an expression's
@@ -125,7 +140,17 @@ final class Interpreter {
     // MARK: - Names
 
     func lookup(_ name: Name, in scope: Scope, line: Int) throws(ScriptError) -> ScriptValue {
-        if let v = scope.value(of: name) { return v }
+        try lookup(name, hint: nil, in: scope, line: line)
+    }
+
+    /// Reads a name: the scopes first (in the global scope, the identifier's slot hint, when it
+    /// has one), then the host's functions, then the built-ins.
+    func lookup(_ name: Name, hint: SlotHint?, in scope: Scope, line: Int) throws(ScriptError) -> ScriptValue {
+        if let hint, scope === global {
+            if let i = global.slot(of: name, hint: hint) { return global.value(at: i) }
+        } else if let v = scope.value(of: name) {
+            return v
+        }
         if let h = hostFunctions[name.text] { return h }
         if let b = builtins[name.text] { return b }
         throw ScriptError(.reference, "'\(name)' is not defined", line: line)
@@ -140,16 +165,11 @@ final class Interpreter {
         try assign(Name(name), value, in: scope, line: line)
     }
 
-    func assign(_ name: Name, _ value: ScriptValue, in scope: Scope, line: Int) throws(ScriptError) {
-        if let (s, i) = scope.locate(name) {
-            if s.binding(at: i).readOnly {
-                if systemNames.contains(name.text) {
-                    throw ScriptError(.type, "'\(name)' is a system variable and cannot be assigned", line: line)
-                }
-                throw ScriptError(.type, "assignment to constant '\(name)'", line: line)
-            }
-            s.update(at: i, value)
-            return
+    func assign(_ name: Name, hint: SlotHint? = nil, _ value: ScriptValue, in scope: Scope, line: Int) throws(ScriptError) {
+        if let hint, scope === global {
+            if let i = global.slot(of: name, hint: hint) { return try update(global, slot: i, name, value, line: line) }
+        } else if let (s, i) = scope.locate(name) {
+            return try update(s, slot: i, name, value, line: line)
         }
         if builtins[name.text] != nil || hostFunctions[name.text] != nil {
             throw ScriptError(.type, "'\(name)' is a built-in and cannot be assigned", line: line)
@@ -158,6 +178,17 @@ final class Interpreter {
             throw ScriptError(.reference, "'\(name)' is not declared (assignment to an undeclared variable)", line: line)
         }
         global.declare(name, value)
+    }
+
+    /// Writes a found binding, unless it is read-only.
+    private func update(_ s: Scope, slot i: Int, _ name: Name, _ value: ScriptValue, line: Int) throws(ScriptError) {
+        if s.isReadOnly(at: i) {
+            if systemNames.contains(name.text) {
+                throw ScriptError(.type, "'\(name)' is a system variable and cannot be assigned", line: line)
+            }
+            throw ScriptError(.type, "assignment to constant '\(name)'", line: line)
+        }
+        s.update(at: i, value)
     }
 
     // MARK: - Making values

@@ -11,6 +11,7 @@ extension Interpreter {
         let new = Interpreter(limits: limits)
         new.implicitGlobals = implicitGlobals
         new.systemNames = systemNames
+        new.hasScriptFunctions = hasScriptFunctions
         new.liveBytes = liveBytes
         var copier = HeapCopier(target: new)
         for (name, value) in builtins {
@@ -90,8 +91,8 @@ private struct HeapCopier {
     }
 
     mutating func fill(_ new: Scope, from old: Scope) {
-        for (name, binding) in old.bindings {
-            new.declare(name, value(binding.value), readOnly: binding.readOnly)
+        for binding in old.slots {
+            new.declare(binding.name, value(binding.value), readOnly: binding.readOnly)
         }
         new.thisValue = value(old.thisValue)
         if let p = old.parent { new.parent = scope(p) }

@@ -18,6 +18,7 @@ extension Interpreter {
         for s in statements {
             if case .function(let f) = s, let name = f.name {
                 try charge(64, line: f.line)
+                hasScriptFunctions = true
                 scope.declare(name, .object(track(ScriptObject(.function(.script(f, scope))))))
             }
         }

@@ -588,7 +588,7 @@ struct Parser {
         case .identifier(let name):
             advance()
             if name == "undefined" { return .literal(.undefined) }
-            return .identifier(Name(name), line: line)
+            return .identifier(Name(name), SlotHint(), line: line)
         case .keyword("true"):
             advance()
             return .literal(.boolean(true))
@@ -658,7 +658,7 @@ struct Parser {
             if eat(":") {
                 properties.append((key, try assignment()))
             } else if let name = shorthandName, isPunctuator(",") || isPunctuator("}") {
-                properties.append((key, .identifier(Name(name), line: line)))
+                properties.append((key, .identifier(Name(name), SlotHint(), line: line)))
             } else if isPunctuator("(") {
                 throw ScriptError(.unsupported, "method shorthand in object literals is not supported", line: current.line)
             } else {

@@ -2,7 +2,8 @@
 /// error can name it.
 indirect enum Expression: Sendable {
     case literal(Literal)
-    case identifier(Name, line: Int)
+    /// A name, with where it was last found in the global scope (``SlotHint``).
+    case identifier(Name, SlotHint, line: Int)
     case array([Expression?], line: Int)
     case object([(key: String, value: Expression)], line: Int)
     case function(FunctionLiteral)
@@ -25,7 +26,7 @@ indirect enum Expression: Sendable {
     var line: Int {
         switch self {
         case .literal: return 0
-        case .identifier(_, let l), .array(_, let l), .object(_, let l), .member(_, _, _, let l), .index(_, _, _, let l),
+        case .identifier(_, _, let l), .array(_, let l), .object(_, let l), .member(_, _, _, let l), .index(_, _, _, let l),
             .call(_, _, _, let l), .new(_, _, let l), .unary(_, _, let l), .update(_, _, _, let l), .binary(_, _, _, let l),
             .logical(_, _, _, let l), .conditional(_, _, _, let l), .assign(_, _, _, let l), .sequence(_, let l),
             .this(let l):

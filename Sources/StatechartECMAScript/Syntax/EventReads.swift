@@ -1,0 +1,36 @@
+extension Expression {
+    /// Whether evaluating this expression may read `_event` (``ScriptExpression/mayReadEvent``):
+    /// it names `_event`, or calls or constructs something. Walked with an explicit stack, as
+    /// nesting comes from the document.
+    var mayReadEvent: Bool {
+        var stack: [Expression] = [self]
+        while let e = stack.popLast() {
+            switch e {
+            case .literal, .function:
+                // A function literal only makes a function; its body runs when called (a call).
+                continue
+            case .identifier(let name, _, _):
+                if name.text == "_event" { return true }
+            case .call, .new, .this:
+                return true
+            case .array(let elements, _):
+                for x in elements { if let x { stack.append(x) } }
+            case .object(let properties, _):
+                for p in properties { stack.append(p.value) }
+            case .member(let base, _, _, _), .unary(_, let base, _), .update(_, _, let base, _):
+                stack.append(base)
+            case .index(let a, let b, _, _), .binary(_, let a, let b, _), .logical(_, let a, let b, _), .assign(_, let a, let b, _):
+                stack.append(a)
+                stack.append(b)
+            case .chain(let first, let links):
+                stack.append(first)
+                for link in links { stack.append(link.operand) }
+            case .conditional(let a, let b, let c, _):
+                stack.append(contentsOf: [a, b, c])
+            case .sequence(let list, _):
+                stack.append(contentsOf: list)
+            }
+        }
+        return false
+    }
+}
