@@ -85,9 +85,10 @@ struct SCXMLDataBuilder {
         for item in bound { actions.append(Self.bind(item)) }
         for c in tree.elements[0].children where tree.elements[c].name == "script" {
             guard let step = compiler?.compiled[c] else { continue }
+            let mayReadEvent = SCXMLStep.mayReadEvent([step])
             actions.append(.content(SCXMLMarkup.element(c, in: tree)) { scope, environment in
                 do throws(SCXMLExecutionError) {
-                    try SCXMLStepRunner.run([step], scope: &scope, environment: environment)
+                    try SCXMLStepRunner.run([step], mayReadEvent: mayReadEvent, scope: &scope, environment: environment)
                 } catch {
                     scope.raiseExecutionError(error.description)
                 }
@@ -157,20 +158,22 @@ struct SCXMLDataBuilder {
     static func content(_ steps: [SCXMLStep], markup: String) -> Action<SCXMLEvent, SCXMLContext> {
         // Most blocks are a few steps without `<if>` or `<foreach>`: they run in a plain loop,
         // without the frame stack nested content needs.
+        let mayReadEvent = SCXMLStep.mayReadEvent(steps)
         if steps.allSatisfy(\.isFlat) {
             return .content(markup) { scope, environment in
-                try SCXMLStepRunner.runFlat(steps, scope: &scope, environment: environment)
+                try SCXMLStepRunner.runFlat(steps, mayReadEvent: mayReadEvent, scope: &scope, environment: environment)
             }
         }
         return .content(markup) { scope, environment in
-            try SCXMLStepRunner.run(steps, scope: &scope, environment: environment)
+            try SCXMLStepRunner.run(steps, mayReadEvent: mayReadEvent, scope: &scope, environment: environment)
         }
     }
 
     /// A transition's `cond` under the ECMAScript data model.
     static func condition(_ expression: ScriptExpression) -> Guard<SCXMLEvent, SCXMLContext> {
         .expression(expression.source) { context, environment in
-            try SCXMLEventBinding.bind(environment, in: &context)
+            // `count < 2` cannot observe `_event`: it is bound only for a condition that may read it.
+            if context.data.needsEvent(for: expression) { try SCXMLEventBinding.bind(environment, in: &context) }
             return try context.data.evaluateCondition(expression, in: environment)
         }
     }

@@ -103,3 +103,52 @@ struct SCXMLExecutionError: SendFailure, DescribedFailure, CustomStringConvertib
         ["tagname": .string(element), "line": .number(Double(line)), "column": 0, "reason": .string(message)]
     }
 }
+
+extension SCXMLStep {
+    /// Whether running these steps may read `_event` (``ScriptExpression/mayReadEvent`` of every
+    /// expression in them, nested content included): a `<script>`, inline content (evaluated as
+    /// an expression) or a `namelist` naming it does. Walked with an explicit stack, as nesting
+    /// comes from the document.
+    static func mayReadEvent(_ steps: [SCXMLStep]) -> Bool {
+        var pending: [SCXMLStep] = steps
+        func reads(_ value: SCXMLValue?) -> Bool {
+            if case .expression(let e)? = value { return e.mayReadEvent }
+            return false
+        }
+        func reads(_ value: SCXMLAssignedValue?) -> Bool {
+            switch value {
+            case .expression(let e)?: return e.mayReadEvent
+            case .inline?: return true
+            case .markup?, .none?, .unavailable?, nil: return false
+            }
+        }
+        while let step = pending.popLast() {
+            switch step.kind {
+            case .raise: continue
+            case .script: return true
+            case .send(let s):
+                if reads(s.event) || reads(s.target) || reads(s.type) || reads(s.delay) || reads(s.content)
+                    || s.idLocation?.mayReadEvent == true || s.namelist.contains(where: \.mayReadEvent)
+                    || s.params.contains(where: \.value.mayReadEvent)
+                {
+                    return true
+                }
+            case .cancel(let v):
+                if reads(v) { return true }
+            case .log(_, let e):
+                if e?.mayReadEvent == true { return true }
+            case .assign(let location, let value):
+                if location.mayReadEvent || reads(value) { return true }
+            case .branches(let branches):
+                for b in branches {
+                    if b.condition?.mayReadEvent == true { return true }
+                    pending.append(contentsOf: b.steps)
+                }
+            case .foreach(let array, let item, let index, let body):
+                if array.mayReadEvent || item.mayReadEvent || index?.mayReadEvent == true { return true }
+                pending.append(contentsOf: body)
+            }
+        }
+        return false
+    }
+}

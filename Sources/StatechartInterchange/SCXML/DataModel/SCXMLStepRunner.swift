@@ -16,10 +16,13 @@ enum SCXMLStepRunner {
         case loop(SCXMLStep, slot: Int, count: Int, next: Int)
     }
 
-    /// Runs a block of steps with `_event` bound to the event being processed.
-    static func run(_ steps: [SCXMLStep], scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>) throws(SCXMLExecutionError) {
-        guard let first = steps.first else { return }
-        try attempt(first) { () throws(ScriptError) in try SCXMLEventBinding.bind(environment, in: &scope.context) }
+    /// Runs a block of steps with `_event` bound to the event being processed (when the block may
+    /// read it: `mayReadEvent`, ``SCXMLStep/mayReadEvent(_:)`` of the steps).
+    static func run(
+        _ steps: [SCXMLStep], mayReadEvent: Bool, scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>
+    ) throws(SCXMLExecutionError) {
+        guard !steps.isEmpty else { return }
+        try bindEvent(steps, mayReadEvent: mayReadEvent, scope: &scope, environment: environment)
         var frames: [Frame] = [.block(steps, next: 0)]
         // A failure leaves the loops it interrupts: their copies are released all the same.
         var loops = 0
@@ -29,9 +32,7 @@ enum SCXMLStepRunner {
             case .block(let steps, let next):
                 guard next < steps.count else { continue }
                 frames.append(.block(steps, next: next + 1))
-                if let pushed = try execute(steps[next], loops: &loops, scope: &scope, environment: environment) {
-                    frames.append(pushed)
-                }
+                try execute(steps[next], loops: &loops, frames: &frames, scope: &scope, environment: environment)
             case .loop(let step, let slot, let count, let next):
                 guard next < count, case .foreach(_, let item, let index, let body) = step.kind else {
                     loops -= 1
@@ -49,20 +50,40 @@ enum SCXMLStepRunner {
     }
 
     /// Runs a block of steps none of which has content of its own (``SCXMLStep/isFlat``), with
-    /// `_event` bound to the event being processed: ``run(_:scope:environment:)`` without frames.
-    static func runFlat(_ steps: [SCXMLStep], scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>) throws(SCXMLExecutionError) {
-        guard let first = steps.first else { return }
-        try attempt(first) { () throws(ScriptError) in try SCXMLEventBinding.bind(environment, in: &scope.context) }
+    /// `_event` bound to the event being processed: ``run(_:mayReadEvent:scope:environment:)`` without frames.
+    static func runFlat(
+        _ steps: [SCXMLStep], mayReadEvent: Bool, scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>
+    ) throws(SCXMLExecutionError) {
+        guard !steps.isEmpty else { return }
+        try bindEvent(steps, mayReadEvent: mayReadEvent, scope: &scope, environment: environment)
+        // Flat steps push no frame: the list stays empty (and unallocated). By index: a step
+        // copied out of the list is two reference counts.
         var loops = 0
-        for step in steps {
-            _ = try execute(step, loops: &loops, scope: &scope, environment: environment)
+        var frames: [Frame] = []
+        for i in steps.indices {
+            try execute(steps[i], loops: &loops, frames: &frames, scope: &scope, environment: environment)
         }
     }
 
-    /// Runs one step; returns the frame to run next when the step has content of its own.
+    /// Binds `_event` before a block (not empty) runs, unless nothing in it can read it (a
+    /// failure is the first step's `error.execution`).
+    @inline(__always)
+    private static func bindEvent(
+        _ steps: [SCXMLStep], mayReadEvent: Bool, scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>
+    ) throws(SCXMLExecutionError) {
+        guard scope.context.data.needsEvent(blockMayRead: mayReadEvent) else { return }
+        do throws(ScriptError) {
+            try SCXMLEventBinding.bind(environment, in: &scope.context)
+        } catch {
+            throw SCXMLExecutionError(message: error.description, element: steps[0].element, line: steps[0].line)
+        }
+    }
+
+    /// Runs one step; pushes the frame to run next when the step has content of its own (a
+    /// pushed frame, not a returned `Frame?`: destroying the optional cost more than `<raise>`).
     private static func execute(
-        _ step: SCXMLStep, loops: inout Int, scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>
-    ) throws(SCXMLExecutionError) -> Frame? {
+        _ step: SCXMLStep, loops: inout Int, frames: inout [Frame], scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>
+    ) throws(SCXMLExecutionError) {
         switch step.kind {
         case .raise(let event):
             scope.raise(SCXMLEvent(event, kind: .internal))
@@ -74,12 +95,12 @@ enum SCXMLStepRunner {
             // A delayed send to another session waits in the outbox (rule R86).
             scope.context.links.outbox.removeAll { $0.due != nil && $0.event.sendID == value }
         case .log(let label, let expr):
-            guard let expr else {
-                scope.log(label)
-                return nil
-            }
+            guard let expr else { return scope.log(label) }
             let value = try attempt(step) { () throws(ScriptError) in try scope.context.data.evaluateString(expr, in: environment) }
             scope.log(label.isEmpty ? value : "\(label): \(value)")
+        case .assign(let location, .expression(let e)) where location.isLocation:
+            // The usual `<assign location expr>`, matched without copying the whole value.
+            try attempt(step) { () throws(ScriptError) in try scope.context.data.assign(location, from: e, in: environment) }
         case .assign(let location, let value):
             try attempt(step) { () throws(ScriptError) in
                 guard location.isLocation else {
@@ -91,11 +112,11 @@ enum SCXMLStepRunner {
             try attempt(step) { () throws(ScriptError) in try scope.context.data.run(program, in: environment) }
         case .branches(let branches):
             for branch in branches {
-                guard let condition = branch.condition else { return .block(branch.steps, next: 0) }
+                guard let condition = branch.condition else { return frames.append(.block(branch.steps, next: 0)) }
                 let holds = try attempt(step) { () throws(ScriptError) in
                     try scope.context.data.evaluateCondition(condition, in: environment)
                 }
-                if holds { return .block(branch.steps, next: 0) }
+                if holds { return frames.append(.block(branch.steps, next: 0)) }
             }
         case .foreach(let array, let item, let index, _):
             let items = try attempt(step) { () throws(ScriptError) -> Int in
@@ -109,9 +130,8 @@ enum SCXMLStepRunner {
                 return try scope.context.data.beginIteration(of: array, slot: loops, in: environment)
             }
             loops += 1
-            return .loop(step, slot: loops - 1, count: items, next: 0)
+            frames.append(.loop(step, slot: loops - 1, count: items, next: 0))
         }
-        return nil
     }
 
     /// A literal attribute, or its `…expr` evaluated to a string.
