@@ -22,7 +22,7 @@ events=20000
 # The cases of Benchmarks/Sources/InstructionCounts/main.swift that are deterministic under
 # callgrind: `async` is left out (its counts depend on thread scheduling) and `scale100000`
 # (building the chart under valgrind takes minutes; `scale10` walks the same code).
-cases=(handWritten flat innermost bubbleToTop parallel history scale10 nullDataModel noGuard guardTrue guardFalse assign)
+cases=(handWritten flat handWrittenActions flatActions innermost bubbleToTop parallel history scale10 nullDataModel noGuard guardTrue guardFalse assign)
 
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "instruction-gate: installing valgrind"

@@ -44,6 +44,29 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The order machine as people write it: a guard and an action on every transition, an entry
+    // action on every state (issue 16), and the hand-written switch calling the same closures.
+    var withActions: StateMachine<OrderState, OrderEvent, OrderBook>? =
+        try? StateMachine(flatOrderMachineWithActions(), context: OrderBook())
+    Benchmark("Flat.withActions", configuration: perEvent) { benchmark in
+        var machine = takeOut(&withActions)
+        defer { withActions = machine }
+        let events = orderCycle
+        for i in benchmark.scaledIterations {
+            try machine.send(events[i & 3])
+        }
+    }
+
+    var handWrittenActions: HandWrittenOrderWithActions? = HandWrittenOrderWithActions()
+    Benchmark("Flat.handWrittenWithActions", configuration: perEvent) { benchmark in
+        var machine = takeOut(&handWrittenActions)
+        defer { handWrittenActions = machine }
+        let events = orderCycle
+        for i in benchmark.scaledIterations {
+            blackHole(machine.send(events[i & 3]))
+        }
+    }
+
     // MARK: Nested, depth 4
 
     var innermost: StateMachine<Level1, NestedEvent, Void>? = try? StateMachine(nestedMachine(), context: ())

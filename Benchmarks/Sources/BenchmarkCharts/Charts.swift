@@ -57,6 +57,92 @@ public actor HandWrittenOrderActor {
     public func send(_ event: OrderEvent) -> Bool { machine.send(event) }
 }
 
+// MARK: - Flat with actions: the order machine as people write it
+
+/// What the order machine with actions keeps: whether the order is paid (every guard reads it)
+/// and counts its actions touch.
+public struct OrderBook: Sendable {
+    public var paid = true
+    public var transitions = 0
+    public var entries = 0
+
+    @inlinable public init() {}
+}
+
+/// The closures both versions of the order machine with actions call: one guard, one
+/// transition action, one entry action (issue 16: "a guard and an action on every transition and
+/// an entry action on every state, closures that touch the context").
+public enum OrderBookClosures {
+    public static let isPaid: @Sendable (OrderBook) -> Bool = { $0.paid }
+    public static let countTransition: @Sendable (inout OrderBook) -> Void = { $0.transitions &+= 1 }
+    public static let countEntry: @Sendable (inout OrderBook) -> Void = { $0.entries &+= 1 }
+}
+
+/// The flat order machine with a guard and an action on every transition and an entry action on
+/// every state, as ``flatOrderMachine()`` otherwise.
+public func flatOrderMachineWithActions() -> Machine<OrderState, OrderEvent, OrderBook> {
+    let isPaid = OrderBookClosures.isPaid
+    let transition = OrderBookClosures.countTransition
+    let entry = OrderBookClosures.countEntry
+    return Machine("order", initial: .pending) {
+        When(.pending) {
+            OnEntry { entry(&$0.context) }
+            On(.confirm, to: .confirmed, guard: isPaid) { transition(&$0.context) }
+        }
+        When(.confirmed) {
+            OnEntry { entry(&$0.context) }
+            On(.ship, to: .shipped, guard: isPaid) { transition(&$0.context) }
+        }
+        When(.shipped) {
+            OnEntry { entry(&$0.context) }
+            On(.deliver, to: .delivered, guard: isPaid) { transition(&$0.context) }
+        }
+        When(.delivered) {
+            OnEntry { entry(&$0.context) }
+            On(.reset, to: .pending, guard: isPaid) { transition(&$0.context) }
+        }
+    }
+}
+
+/// The same machine written by hand: the `switch` of ``HandWrittenOrder`` calling the same
+/// closures, kept as stored closures (opaque to the optimizer, as an engine's are).
+public struct HandWrittenOrderWithActions: Sendable {
+    public var state: OrderState = .pending
+    public var book = OrderBook()
+    @usableFromInline let isPaid: @Sendable (OrderBook) -> Bool
+    @usableFromInline let transition: @Sendable (inout OrderBook) -> Void
+    @usableFromInline let entry: @Sendable (inout OrderBook) -> Void
+
+    @inlinable
+    public init(
+        isPaid: @escaping @Sendable (OrderBook) -> Bool = OrderBookClosures.isPaid,
+        transition: @escaping @Sendable (inout OrderBook) -> Void = OrderBookClosures.countTransition,
+        entry: @escaping @Sendable (inout OrderBook) -> Void = OrderBookClosures.countEntry
+    ) {
+        self.isPaid = isPaid
+        self.transition = transition
+        self.entry = entry
+    }
+
+    /// Returns whether the event was handled.
+    @inlinable
+    public mutating func send(_ event: OrderEvent) -> Bool {
+        let next: OrderState
+        switch (state, event) {
+        case (.pending, .confirm): next = .confirmed
+        case (.confirmed, .ship): next = .shipped
+        case (.shipped, .deliver): next = .delivered
+        case (.delivered, .reset): next = .pending
+        default: return false
+        }
+        guard isPaid(book) else { return false }
+        transition(&book)
+        state = next
+        entry(&book)
+        return true
+    }
+}
+
 // MARK: - Nested: four levels deep
 
 public enum Level1: Hashable, Sendable { case a1, b1 }

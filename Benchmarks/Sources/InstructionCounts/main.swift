@@ -7,7 +7,8 @@ import StatechartInterchange
 // `Scripts/benchmarks.sh --instructions` runs every case with 0 and with N events and prints the
 // difference per event (so building and starting the machine cancel out).
 //
-//   InstructionCounts <case> <events>     case: flat, handWritten, innermost, bubbleToTop,
+//   InstructionCounts <case> <events>     case: flat, handWritten, flatActions,
+//                                         handWrittenActions, innermost, bubbleToTop,
 //                                         parallel, history, scale10, scale100000, async,
 //                                         and the SCXML data-model charts by their names:
 //                                         guardTrue, guardFalse, noGuard, assign, nullDataModel
@@ -26,6 +27,16 @@ case "flat":
     keep(machine)
 case "handWritten":
     var machine = HandWrittenOrder()
+    let events = orderCycle
+    for i in 0..<count { keep(machine.send(events[i & 3])) }
+    keep(machine)
+case "flatActions":
+    var machine = try StateMachine(flatOrderMachineWithActions(), context: OrderBook())
+    let events = orderCycle
+    for i in 0..<count { try machine.send(events[i & 3]) }
+    keep(machine)
+case "handWrittenActions":
+    var machine = HandWrittenOrderWithActions()
     let events = orderCycle
     for i in 0..<count { keep(machine.send(events[i & 3])) }
     keep(machine)
