@@ -5,7 +5,8 @@
 //   swift run -c release --package-path Durable DurableFigures [events per instance]
 //
 // STATECHART_POSTGRES_URL=postgres://… adds PostgreSQL (each measurement in a fresh schema);
-// DURABLE_FIGURES_ONLY=postgres (or sqlite, memory) measures that store alone.
+// DURABLE_FIGURES_ONLY=postgres (or sqlite, memory) measures that store alone;
+// DURABLE_FIGURES_POSTGRES_BATCHES=n sets the PostgreSQL store's concurrent batches (rule D19).
 import Foundation
 import Statechart
 import StatechartDurable
@@ -130,6 +131,10 @@ func measure(store: any DurableStore, label: String, instances: Int, eventsPerIn
         let (transactions, macrosteps) = (await sqlite.transactionsCommitted, await sqlite.macrostepsCommitted)
         batches = String(format: "  %.1f macrosteps per transaction", Double(macrosteps) / Double(max(transactions, 1)))
     }
+    if let postgres = store as? PostgresStore {
+        let (transactions, macrosteps) = postgres.committed
+        batches = String(format: "  %.1f macrosteps per transaction", Double(macrosteps) / Double(max(transactions, 1)))
+    }
     print(
         String(
             format: "%@  %3d instances  %6d macrosteps in %6.2f s  %8.0f macrosteps/s  p50 %6.2f ms  p99 %6.2f ms",
@@ -144,9 +149,10 @@ func wants(_ store: String) -> Bool { only == nil || only == store }
 
 /// A PostgreSQL store in a fresh schema, with as many pooled connections as instances (up to 64).
 func postgresStore(_ url: String, connections: Int) async throws -> PostgresStore {
-    try await PostgresStore(
+    let batches = environment["DURABLE_FIGURES_POSTGRES_BATCHES"].flatMap(Int.init) ?? 2
+    return try await PostgresStore(
         url: url, schema: "figures_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
-        connections: min(max(connections, 4), 64))
+        connections: min(max(connections, 4), 64), concurrentBatches: batches)
 }
 
 let perInstance = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 0
