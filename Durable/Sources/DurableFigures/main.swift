@@ -6,7 +6,9 @@
 //
 // STATECHART_POSTGRES_URL=postgres://… adds PostgreSQL (each measurement in a fresh schema);
 // DURABLE_FIGURES_ONLY=postgres (or sqlite, memory) measures that store alone;
-// DURABLE_FIGURES_POSTGRES_BATCHES=n sets the PostgreSQL store's concurrent batches (rule D19).
+// DURABLE_FIGURES_POSTGRES_BATCHES=n sets the PostgreSQL store's concurrent batches (rule D19);
+// DURABLE_FIGURES_INSTANCES=64 (or 1,8) measures throughput at those instance counts alone, without
+// the open-loop and timer measurements (to read the CPU time of one load).
 import Foundation
 import Statechart
 import StatechartDurable
@@ -149,14 +151,15 @@ func wants(_ store: String) -> Bool { only == nil || only == store }
 
 /// A PostgreSQL store in a fresh schema, with as many pooled connections as instances (up to 64).
 func postgresStore(_ url: String, connections: Int) async throws -> PostgresStore {
-    let batches = environment["DURABLE_FIGURES_POSTGRES_BATCHES"].flatMap(Int.init) ?? 2
+    let batches = environment["DURABLE_FIGURES_POSTGRES_BATCHES"].flatMap(Int.init) ?? 1  // the store's default
     return try await PostgresStore(
         url: url, schema: "figures_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
         connections: min(max(connections, 4), 64), concurrentBatches: batches)
 }
 
 let perInstance = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 0
-for instances in [1, 8, 64] {
+let counts = environment["DURABLE_FIGURES_INSTANCES"].map { $0.split(separator: ",").compactMap { Int($0) } }
+for instances in counts ?? [1, 8, 64] {
     let events = perInstance > 0 ? perInstance : max(4_000 / instances, 50)
     if wants("sqlite") {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
@@ -174,6 +177,7 @@ for instances in [1, 8, 64] {
         try await measure(store: InMemoryStore(), label: "memory", instances: instances, eventsPerInstance: events)
     }
 }
+if counts != nil { exit(0) }
 if wants("sqlite") {
     let openPath = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
     let openStore = try await SQLiteStore(path: openPath)

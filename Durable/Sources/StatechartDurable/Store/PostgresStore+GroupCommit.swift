@@ -10,7 +10,9 @@ import Synchronization
 /// `BEGIN`; one statement that locks the instance rows, reads their revisions and the batch's
 /// recorded keys and claims this node's leases; one statement that writes every accepted
 /// macrostep's rows (arrays bound as parameters and `unnest`ed, one clause per table); `COMMIT`.
-/// One transaction and one WAL flush serve the whole batch.
+/// One transaction and one WAL flush serve the whole batch. One batch in flight at a time by
+/// default (``concurrentBatches``): measured here, two or four in flight split the same work into
+/// smaller batches and were no faster (Docs/Durability.md, Figures).
 extension PostgresStore {
     /// Commits a macrostep (see ``DurableStore/commit(_:)``), in a transaction it may share with
     /// other instances' macrosteps (rule D19). In that transaction: the instance row is replaced

@@ -65,7 +65,7 @@ public final class PostgresStore: DurableStore {
     public init(
         configuration: PostgresClient.Configuration, schema: String = "public", node: String? = nil,
         leaseDuration: Duration = .seconds(2), requestTimeout: Duration = .seconds(30), maximumBatch: Int = 256,
-        concurrentBatches: Int = 2
+        concurrentBatches: Int = 1
     ) async throws(DurableError) {
         guard Self.isPlainIdentifier(schema) else {
             throw .schema("'\(schema)' is not a plain PostgreSQL schema name (lower-case letters, digits, _)")
@@ -98,7 +98,7 @@ public final class PostgresStore: DurableStore {
     public convenience init(
         url: String, schema: String = "public", node: String? = nil, leaseDuration: Duration = .seconds(2),
         requestTimeout: Duration = .seconds(30), connections: Int = 20, maximumBatch: Int = 256,
-        concurrentBatches: Int = 2
+        concurrentBatches: Int = 1
     ) async throws(DurableError) {
         var configuration = try Self.configuration(url: url)
         configuration.options.maximumConnections = max(connections, 1)
