@@ -51,6 +51,30 @@ struct PostgresGroupCommitTests {
         await other.close()
     }
 
+    // D19: a batch whose transaction fails (here the server refuses a journal row that exists
+    // already) fails every macrostep in it, and none of them is written.
+    @Test func aFailedTransactionFailsEveryMacrostepOfItsBatch() async throws {
+        let store = try await PostgresTestServer.makeStore()
+        for id in ["a", "b"] { try await store.insert(step(id, from: 0, to: ["open"])) }
+        var clash = step("b", from: 1, to: ["paid"])
+        clash.journal.sequence = 0  // the start's row: a duplicate primary key
+        let results = await store.commitBatch([step("a", from: 1, to: ["paid"], key: "k"), clash])
+        for result in results {
+            #expect {
+                try result.get()
+            } throws: { error in
+                guard case .storage = error as? DurableError else { return false }
+                return true
+            }
+        }
+        #expect(try await store.instance("a")?.revision == 1)
+        #expect(try await store.journal(of: "a").map(\.sequence) == [0])
+        #expect(try await store.idempotency("k", of: "a") == nil)
+        try await store.commit(step("a", from: 1, to: ["paid"], key: "k"))  // a retry is a first commit
+        #expect(try await store.instance("a")?.activeStates == ["paid"])
+        await store.close()
+    }
+
     // D19: many instances sent to at once through a host are all acknowledged, each event
     // applied once and journalled in the order it was sent; fewer transactions than macrosteps
     // carried them (batches of several instances).
