@@ -118,4 +118,21 @@ enum BatchingStoreKind: String, CaseIterable, Sendable, CustomTestStringConverti
         #expect(await store.transactionsCommitted <= 32 * 5)
         await store.close()
     }
+
+    // D13, D19: the leader's caller being cancelled does not cancel its batch, which carries other
+    // callers' macrosteps too (a PostgreSQL request gives up when cancelled).
+    @Test func aCancelledLeaderDoesNotCancelItsBatch() async throws {
+        let queue = CommitQueue(maximumBatch: 8, maximumLeaders: 1)
+        let run: @Sendable ([MacrostepCommit]) async -> [Result<Void, DurableError>] = { batch in
+            try? await Task.sleep(for: .milliseconds(200))
+            return batch.map { _ in Task.isCancelled ? .failure(.storage("cancelled")) : .success(()) }
+        }
+        let leader = Task { try await queue.commit(step("a", from: 1, to: ["paid"]), through: run) }
+        try await Task.sleep(for: .milliseconds(50))  // the leader's batch is in flight
+        let follower = Task { try await queue.commit(step("b", from: 1, to: ["paid"]), through: run) }
+        try await Task.sleep(for: .milliseconds(50))
+        leader.cancel()
+        try await leader.value
+        try await follower.value
+    }
 }

@@ -45,9 +45,13 @@ final class CommitQueue: Sendable {
 
     /// Commits `commit` through `run` — at once, as the leader of a batch of one or more, when
     /// fewer than ``maximumLeaders`` batches are in flight; otherwise in a later batch. `run`
-    /// commits a batch in one transaction and returns each macrostep's result, in order.
+    /// commits a batch in one transaction and returns each macrostep's result, in order. It runs
+    /// in a task of its own: the batch carries other callers' macrosteps, so cancelling the
+    /// leader's caller must not cancel it (a store's request would give up on cancellation and
+    /// fail them all).
     func commit(
-        _ commit: MacrostepCommit, through run: @Sendable ([MacrostepCommit]) async -> [Result<Void, DurableError>]
+        _ commit: MacrostepCommit,
+        through run: @escaping @Sendable ([MacrostepCommit]) async -> [Result<Void, DurableError>]
     ) async throws(DurableError) {
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
             let leads = state.withLock { state -> Bool in
@@ -65,7 +69,8 @@ final class CommitQueue: Sendable {
         case .done(let result): return try result.get()
         case .lead(let batch): others = batch
         }
-        let results = await run([commit] + others.map(\.commit))
+        let batch = [commit] + others.map(\.commit)
+        let results = await Task { await run(batch) }.value
         for (waiter, result) in zip(others, results.dropFirst()) { waiter.continuation.resume(returning: .done(result)) }
         // Those that arrived meanwhile form the next batch; its first waiter leads it (this
         // batch's place among the leaders passes to it).
