@@ -119,18 +119,22 @@ enum BatchingStoreKind: String, CaseIterable, Sendable, CustomTestStringConverti
         await store.close()
     }
 
-    // D13, D19: the leader's caller being cancelled does not cancel its batch, which carries other
-    // callers' macrosteps too (a PostgreSQL request gives up when cancelled).
+    // D13, D19: the caller that leads a batch of several being cancelled does not cancel the
+    // batch, which carries the other callers' macrosteps too (a PostgreSQL request gives up when
+    // cancelled).
     @Test func aCancelledLeaderDoesNotCancelItsBatch() async throws {
         let queue = CommitQueue(maximumBatch: 8, maximumLeaders: 1)
         let run: @Sendable ([MacrostepCommit]) async -> [Result<Void, DurableError>] = { batch in
-            try? await Task.sleep(for: .milliseconds(200))
+            try? await Task.sleep(for: .milliseconds(300))
             return batch.map { _ in Task.isCancelled ? .failure(.storage("cancelled")) : .success(()) }
         }
-        let leader = Task { try await queue.commit(step("a", from: 1, to: ["paid"]), through: run) }
-        try await Task.sleep(for: .milliseconds(50))  // the leader's batch is in flight
-        let follower = Task { try await queue.commit(step("b", from: 1, to: ["paid"]), through: run) }
-        try await Task.sleep(for: .milliseconds(50))
+        let first = Task { try await queue.commit(step("a", from: 1, to: ["paid"]), through: run) }
+        try await Task.sleep(for: .milliseconds(50))  // a's batch is in flight: b and c wait for the next
+        let leader = Task { try await queue.commit(step("b", from: 1, to: ["paid"]), through: run) }
+        try await Task.sleep(for: .milliseconds(10))
+        let follower = Task { try await queue.commit(step("c", from: 1, to: ["paid"]), through: run) }
+        try await first.value  // b now leads the batch of b and c
+        try await Task.sleep(for: .milliseconds(100))
         leader.cancel()
         try await leader.value
         try await follower.value
