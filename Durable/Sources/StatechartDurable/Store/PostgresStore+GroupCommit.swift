@@ -65,8 +65,10 @@ extension PostgresStore {
             }
             tokens.withLock { tokens in
                 for (id, token) in claimed {
-                    // After a lost lease the next attempt claims the instance anew.
-                    tokens[id] = known[id].map { $0 == token } ?? true ? token : nil
+                    // After a lost lease (the token changed under us) the next attempt claims
+                    // the instance anew.
+                    let lost = known[id].map { $0 != token } ?? false
+                    tokens[id] = lost ? nil : token
                 }
             }
             let count = results.filter { (try? $0.get()) != nil }.count

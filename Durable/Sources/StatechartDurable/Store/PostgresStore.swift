@@ -11,8 +11,9 @@ import Synchronization
 /// ```
 ///
 /// Every method is one transaction on a connection of a pool (postgres-nio's `PostgresClient`);
-/// a commit checks the instance's revision (rule D4) and this node's lease of the instance (rules
-/// D15, D16) inside its transaction. The schema lives in one PostgreSQL schema (`public` unless
+/// commits of different instances that arrive together share one transaction (group commit, rule
+/// D19), in which each macrostep's revision (rule D4) and this node's lease of the instance (rules
+/// D15, D16) are checked on their own. The schema lives in one PostgreSQL schema (`public` unless
 /// told), created and migrated by the store (rule D8). Synchronous commit is the server's setting
 /// (on by default): a commit is on disk before it returns (rule D1).
 public final class PostgresStore: DurableStore {
