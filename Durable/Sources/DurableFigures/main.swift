@@ -5,7 +5,10 @@
 //   swift run -c release --package-path Durable DurableFigures [events per instance]
 //
 // STATECHART_POSTGRES_URL=postgres://… adds PostgreSQL (each measurement in a fresh schema);
-// DURABLE_FIGURES_ONLY=postgres (or sqlite, memory) measures that store alone.
+// DURABLE_FIGURES_ONLY=postgres (or sqlite, memory) measures that store alone;
+// DURABLE_FIGURES_POSTGRES_BATCHES=n sets the PostgreSQL store's concurrent batches (rule D19);
+// DURABLE_FIGURES_INSTANCES=64 (or 1,8) measures throughput at those instance counts alone, without
+// the open-loop and timer measurements (to read the CPU time of one load).
 import Foundation
 import Statechart
 import StatechartDurable
@@ -130,6 +133,10 @@ func measure(store: any DurableStore, label: String, instances: Int, eventsPerIn
         let (transactions, macrosteps) = (await sqlite.transactionsCommitted, await sqlite.macrostepsCommitted)
         batches = String(format: "  %.1f macrosteps per transaction", Double(macrosteps) / Double(max(transactions, 1)))
     }
+    if let postgres = store as? PostgresStore {
+        let (transactions, macrosteps) = postgres.committed
+        batches = String(format: "  %.1f macrosteps per transaction", Double(macrosteps) / Double(max(transactions, 1)))
+    }
     print(
         String(
             format: "%@  %3d instances  %6d macrosteps in %6.2f s  %8.0f macrosteps/s  p50 %6.2f ms  p99 %6.2f ms",
@@ -144,13 +151,15 @@ func wants(_ store: String) -> Bool { only == nil || only == store }
 
 /// A PostgreSQL store in a fresh schema, with as many pooled connections as instances (up to 64).
 func postgresStore(_ url: String, connections: Int) async throws -> PostgresStore {
-    try await PostgresStore(
+    let batches = environment["DURABLE_FIGURES_POSTGRES_BATCHES"].flatMap(Int.init) ?? 1  // the store's default
+    return try await PostgresStore(
         url: url, schema: "figures_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
-        connections: min(max(connections, 4), 64))
+        connections: min(max(connections, 4), 64), concurrentBatches: batches)
 }
 
 let perInstance = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 0
-for instances in [1, 8, 64] {
+let counts = environment["DURABLE_FIGURES_INSTANCES"].map { $0.split(separator: ",").compactMap { Int($0) } }
+for instances in counts ?? [1, 8, 64] {
     let events = perInstance > 0 ? perInstance : max(4_000 / instances, 50)
     if wants("sqlite") {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
@@ -168,6 +177,7 @@ for instances in [1, 8, 64] {
         try await measure(store: InMemoryStore(), label: "memory", instances: instances, eventsPerInstance: events)
     }
 }
+if counts != nil { exit(0) }
 if wants("sqlite") {
     let openPath = FileManager.default.temporaryDirectory.appendingPathComponent("figures-\(UUID().uuidString).sqlite").path
     let openStore = try await SQLiteStore(path: openPath)

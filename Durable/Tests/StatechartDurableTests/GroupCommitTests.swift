@@ -3,19 +3,55 @@ import Statechart
 import StatechartInterchange
 import Testing
 
-/// Group commit on SQLite (rule D13).
+/// A commit for instance `id` from `revision` to `revision + 1` (the group commit tests').
+func batchStep(
+    _ id: String, from revision: Int64, to states: [String], key: String? = nil, timers: [Int64] = []
+) -> MacrostepCommit {
+    let instance = InstanceRecord(
+        id: id, chartName: "order", chartVersion: 1, revision: revision + 1, sequence: revision, originNanoseconds: 0,
+        finished: false, activeStates: states, snapshot: "{}")
+    let outcome = SendOutcome(sequence: revision, handled: true, configuration: states, finished: false)
+    return MacrostepCommit(
+        instance: instance, expectedRevision: revision,
+        journal: JournalEntry(
+            instanceID: id, sequence: revision, kind: revision == 0 ? .start : .event, event: "null",
+            configuration: states, atNanoseconds: 0, idempotencyKey: key),
+        idempotency: key.map { IdempotencyRecord(key: $0, event: "null", outcome: outcome) },
+        timers: timers.enumerated().map {
+            TimerRecord(instanceID: id, position: $0.offset, dueNanoseconds: $0.element, event: "\"t\"", sendID: nil)
+        }, outbox: [])
+}
+
+/// A store that commits batches (SQLite, rule D13; PostgreSQL, rule D19).
+protocol BatchCommitting: DurableStore {
+    func commitBatch(_ commits: [MacrostepCommit]) async -> [Result<Void, DurableError>]
+    func close() async
+}
+
+extension SQLiteStore: BatchCommitting {}
+extension PostgresStore: BatchCommitting {}
+
+/// The stores that batch commits.
+enum BatchingStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    /// SQLite, and PostgreSQL when a server is given or required.
+    static var allCases: [BatchingStoreKind] { PostgresTestServer.enabled ? [.sqlite, .postgres] : [.sqlite] }
+
+    var testDescription: String { rawValue }
+
+    func make() async throws -> any BatchCommitting {
+        switch self {
+        case .sqlite: return try await SQLiteStore(path: temporaryDatabasePath())
+        case .postgres: return try await PostgresTestServer.makeStore()
+        }
+    }
+}
+
+/// Group commit on SQLite (rule D13), and what SQLite and PostgreSQL (rule D19) share.
 @Suite struct GroupCommitTests {
     func step(_ id: String, from revision: Int64, to states: [String], key: String? = nil) -> MacrostepCommit {
-        let instance = InstanceRecord(
-            id: id, chartName: "order", chartVersion: 1, revision: revision + 1, sequence: revision, originNanoseconds: 0,
-            finished: false, activeStates: states, snapshot: "{}")
-        let outcome = SendOutcome(sequence: revision, handled: true, configuration: states, finished: false)
-        return MacrostepCommit(
-            instance: instance, expectedRevision: revision,
-            journal: JournalEntry(
-                instanceID: id, sequence: revision, kind: revision == 0 ? .start : .event, event: "null",
-                configuration: states, atNanoseconds: 0, idempotencyKey: key),
-            idempotency: key.map { IdempotencyRecord(key: $0, event: "null", outcome: outcome) }, timers: [], outbox: [])
+        batchStep(id, from: revision, to: states, key: key)
     }
 
     // D13: one transaction, each macrostep checked on its own: the refused ones (a lost
@@ -43,21 +79,24 @@ import Testing
         await store.close()
     }
 
-    // D13: two macrosteps of one instance in one batch (two hosts sharing a store) apply in order:
-    // the later one's row stands, both journal rows and keys are kept.
-    @Test func successiveMacrostepsOfOneInstanceInABatchApplyInOrder() async throws {
-        let store = try await SQLiteStore(path: temporaryDatabasePath())
+    // D13, D19: two macrosteps of one instance in one batch (two hosts sharing a store) apply in
+    // order: the later one's row and timers stand, both journal rows and keys are kept.
+    @Test(arguments: BatchingStoreKind.allCases)
+    func successiveMacrostepsOfOneInstanceInABatchApplyInOrder(kind: BatchingStoreKind) async throws {
+        let store = try await kind.make()
         try await store.insert(step("a", from: 0, to: ["open"]))
         let results = await store.commitBatch([
-            step("a", from: 1, to: ["paid"], key: "k1"), step("a", from: 2, to: ["shipped"], key: "k2"),
-            step("a", from: 3, to: ["lost"], key: "k1"),
+            batchStep("a", from: 1, to: ["paid"], key: "k1", timers: [5, 6]),
+            batchStep("a", from: 2, to: ["shipped"], key: "k2", timers: [7]), step("a", from: 3, to: ["lost"], key: "k1"),
         ])
         #expect(results.map { (try? $0.get()) != nil } == [true, true, false])
+        #expect(throws: DurableError.duplicateIdempotencyKey(instance: "a", key: "k1")) { try results[2].get() }
         #expect(try await store.instance("a")?.activeStates == ["shipped"])
         #expect(try await store.instance("a")?.revision == 3)
         #expect(try await store.instances(inState: "shipped").map(\.id) == ["a"])
         #expect(try await store.journal(of: "a").map(\.configuration) == [["open"], ["paid"], ["shipped"]])
         #expect(try await store.idempotency("k2", of: "a")?.outcome.configuration == ["shipped"])
+        #expect(try await store.timers(of: "a").map(\.dueNanoseconds) == [7])
         await store.close()
     }
 
@@ -78,5 +117,26 @@ import Testing
         #expect(await store.macrostepsCommitted == 32 * 5)
         #expect(await store.transactionsCommitted <= 32 * 5)
         await store.close()
+    }
+
+    // D13, D19: the caller that leads a batch of several being cancelled does not cancel the
+    // batch, which carries the other callers' macrosteps too (a PostgreSQL request gives up when
+    // cancelled).
+    @Test func aCancelledLeaderDoesNotCancelItsBatch() async throws {
+        let queue = CommitQueue(maximumBatch: 8, maximumLeaders: 1)
+        let run: @Sendable ([MacrostepCommit]) async -> [Result<Void, DurableError>] = { batch in
+            try? await Task.sleep(for: .milliseconds(300))
+            return batch.map { _ in Task.isCancelled ? .failure(.storage("cancelled")) : .success(()) }
+        }
+        let first = Task { try await queue.commit(step("a", from: 1, to: ["paid"]), through: run) }
+        try await Task.sleep(for: .milliseconds(50))  // a's batch is in flight: b and c wait for the next
+        let leader = Task { try await queue.commit(step("b", from: 1, to: ["paid"]), through: run) }
+        try await Task.sleep(for: .milliseconds(10))
+        let follower = Task { try await queue.commit(step("c", from: 1, to: ["paid"]), through: run) }
+        try await first.value  // b now leads the batch of b and c
+        try await Task.sleep(for: .milliseconds(100))
+        leader.cancel()
+        try await leader.value
+        try await follower.value
     }
 }

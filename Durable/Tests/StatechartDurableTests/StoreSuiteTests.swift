@@ -167,4 +167,31 @@ import Testing
         try await store.markDispatched(pending[1])
         #expect(try await store.pendingOutbox(limit: 10).map(\.idempotencyKey) == ["i/0/0", "i/1/0"])
     }
+
+    // D13, D19: many instances committing at once (each its steps one after another, as the
+    // host does) are all committed exactly once and in order, whether the store batches them or not.
+    @Test(arguments: StoreKind.allCases)
+    func concurrentCommitsOfManyInstancesAreAllCommittedInOrder(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let ids = (0..<24).map { "c\($0)" }
+        for id in ids { try await store.insert(step(id, from: 0, states: ["s0"])) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in ids {
+                group.addTask {
+                    for n in Int64(1)...6 {
+                        try await store.commit(step(id, from: n, states: ["s\(n)"], key: "k\(n)", timers: [n], effects: 1))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for id in ids {
+            #expect(try await store.instance(id)?.revision == 7)
+            let journal = try await store.journal(of: id)
+            #expect(journal.map(\.sequence) == Array(0...6))
+            #expect(journal.compactMap(\.idempotencyKey) == (1...6).map { "k\($0)" })
+            #expect(try await store.timers(of: id).map(\.dueNanoseconds) == [6])
+        }
+        #expect(try await store.pendingOutbox(limit: 1_000).count == ids.count * 6)
+    }
 }

@@ -11,8 +11,9 @@ import Synchronization
 /// ```
 ///
 /// Every method is one transaction on a connection of a pool (postgres-nio's `PostgresClient`);
-/// a commit checks the instance's revision (rule D4) and this node's lease of the instance (rules
-/// D15, D16) inside its transaction. The schema lives in one PostgreSQL schema (`public` unless
+/// commits of different instances that arrive together share one transaction (group commit, rule
+/// D19), in which each macrostep's revision (rule D4) and this node's lease of the instance (rules
+/// D15, D16) are checked on their own. The schema lives in one PostgreSQL schema (`public` unless
 /// told), created and migrated by the store (rule D8). Synchronous commit is the server's setting
 /// (on by default): a commit is on disk before it returns (rule D1).
 public final class PostgresStore: DurableStore {
@@ -24,6 +25,8 @@ public final class PostgresStore: DurableStore {
     let tokens = Mutex<[String: Int64]>([:])
     /// Macrosteps this store committed, and the transactions that committed them.
     let counters = Mutex<(transactions: Int, macrosteps: Int)>((0, 0))
+    /// Group commit: the batches in flight and the commits waiting for the next (rule D19).
+    let commits: CommitQueue
 
     /// The PostgreSQL schema the tables live in.
     public let schema: String
@@ -36,6 +39,11 @@ public final class PostgresStore: DurableStore {
     /// How long one request (a transaction) may go without an answer before the store gives up
     /// on it with ``DurableError/connectionLost(_:)`` (rule D9).
     public let requestTimeout: Duration
+    /// The most macrosteps one transaction commits (group commit, rule D19).
+    public let maximumBatch: Int
+    /// The most batches of macrosteps being committed at once, each on a connection of its own
+    /// (rule D19).
+    public let concurrentBatches: Int
 
     /// Connects to the database and creates or migrates the store's schema.
     ///
@@ -49,11 +57,16 @@ public final class PostgresStore: DurableStore {
     ///     A connection the server kills can leave postgres-nio waiting for an answer that never
     ///     comes; past this time the request fails with ``DurableError/connectionLost(_:)`` and
     ///     the caller retries (with its idempotency key) instead of waiting forever.
+    ///   - maximumBatch: The most macrosteps one transaction commits (rule D19); 1 commits each
+    ///     macrostep in a transaction of its own.
+    ///   - concurrentBatches: The most transactions of macrosteps in flight at once (rule D19);
+    ///     commits that arrive while they all are wait and form the next batch.
     /// - Throws: ``DurableError/schema(_:)`` for a bad schema name or a newer schema,
     ///   ``DurableError/connectionLost(_:)`` when the server cannot be reached.
     public init(
         configuration: PostgresClient.Configuration, schema: String = "public", node: String? = nil,
-        leaseDuration: Duration = .seconds(2), requestTimeout: Duration = .seconds(30)
+        leaseDuration: Duration = .seconds(2), requestTimeout: Duration = .seconds(30), maximumBatch: Int = 256,
+        concurrentBatches: Int = 1
     ) async throws(DurableError) {
         guard Self.isPlainIdentifier(schema) else {
             throw .schema("'\(schema)' is not a plain PostgreSQL schema name (lower-case letters, digits, _)")
@@ -62,6 +75,9 @@ public final class PostgresStore: DurableStore {
         self.node = node ?? UUID().uuidString.lowercased()
         self.leaseDuration = max(leaseDuration, .milliseconds(100))
         self.requestTimeout = max(requestTimeout, .milliseconds(100))
+        self.maximumBatch = max(maximumBatch, 1)
+        self.concurrentBatches = max(concurrentBatches, 1)
+        commits = CommitQueue(maximumBatch: maximumBatch, maximumLeaders: concurrentBatches)
         self.tables = PostgresTables(schema: schema)
         self.location = "\(configuration.host ?? configuration.unixSocketPath ?? "?"):\(configuration.port ?? 5432)/\(configuration.database ?? configuration.username) schema \(schema)"
         let client = PostgresClient(configuration: configuration)
@@ -79,16 +95,17 @@ public final class PostgresStore: DurableStore {
     /// unless `?sslmode=require`), with at most `connections` pooled connections.
     ///
     /// - Throws: ``DurableError/storage(_:)`` for a URL that is not a PostgreSQL URL, and the
-    ///   errors of ``init(configuration:schema:node:leaseDuration:requestTimeout:)``.
+    ///   errors of ``init(configuration:schema:node:leaseDuration:requestTimeout:maximumBatch:concurrentBatches:)``.
     public convenience init(
         url: String, schema: String = "public", node: String? = nil, leaseDuration: Duration = .seconds(2),
-        requestTimeout: Duration = .seconds(30), connections: Int = 20
+        requestTimeout: Duration = .seconds(30), connections: Int = 20, maximumBatch: Int = 256,
+        concurrentBatches: Int = 1
     ) async throws(DurableError) {
         var configuration = try Self.configuration(url: url)
         configuration.options.maximumConnections = max(connections, 1)
         try await self.init(
             configuration: configuration, schema: schema, node: node, leaseDuration: leaseDuration,
-            requestTimeout: requestTimeout)
+            requestTimeout: requestTimeout, maximumBatch: maximumBatch, concurrentBatches: concurrentBatches)
     }
 
     /// Stops the connection pool; the store cannot be used afterwards. Its leases are not
@@ -281,7 +298,7 @@ public final class PostgresStore: DurableStore {
     }
 
     /// A client configuration from a `postgres://user:password@host:port/database` URL (no TLS
-    /// unless `?sslmode=require`), to adjust before ``init(configuration:schema:node:leaseDuration:)``.
+    /// unless `?sslmode=require`), to adjust before ``init(configuration:schema:node:leaseDuration:requestTimeout:maximumBatch:concurrentBatches:)``.
     ///
     /// - Throws: ``DurableError/storage(_:)`` for a URL that is not a PostgreSQL URL.
     public static func configuration(url: String) throws(DurableError) -> PostgresClient.Configuration {

@@ -6,47 +6,12 @@ import SQLiteNIO
 /// compare-and-swap, a duplicate key) is left out alone — and every caller is answered only after
 /// the transaction holding its macrostep is committed (rule D1).
 
-/// A commit waiting for a batch: answered with its result, or made the next batch's leader.
-struct GroupCommitWaiter: Sendable {
-    var commit: MacrostepCommit
-    var continuation: CheckedContinuation<GroupCommitTurn, Never>
-}
-
-/// What a waiting commit is told when it resumes.
-enum GroupCommitTurn: Sendable {
-    /// Its batch was committed (or refused): this is its own result.
-    case done(Result<Void, DurableError>)
-    /// It leads the next batch, with these other waiters.
-    case lead([GroupCommitWaiter])
-}
-
 extension SQLiteStore {
     /// Commits a macrostep with a revision compare-and-swap (see ``DurableStore/commit(_:)``),
-    /// in a transaction it may share with other instances' macrosteps (rule D13).
+    /// in a transaction it may share with other instances' macrosteps (rule D13): one batch in
+    /// flight at a time, since SQLite has one writer.
     public func commit(_ commit: MacrostepCommit) async throws(DurableError) {
-        var others: [GroupCommitWaiter] = []
-        if committing {
-            let turn = await withCheckedContinuation { continuation in
-                waitingCommits.append(GroupCommitWaiter(commit: commit, continuation: continuation))
-            }
-            switch turn {
-            case .done(let result): return try result.get()
-            case .lead(let batch): others = batch
-            }
-        } else {
-            committing = true
-        }
-        let results = await commitBatch([commit] + others.map(\.commit))
-        for (waiter, result) in zip(others, results.dropFirst()) { waiter.continuation.resume(returning: .done(result)) }
-        // Those that arrived meanwhile form the next batch; its first waiter leads it.
-        if waitingCommits.isEmpty {
-            committing = false
-        } else {
-            let next = Array(waitingCommits.prefix(maximumBatch))
-            waitingCommits.removeFirst(next.count)
-            next[0].continuation.resume(returning: .lead(Array(next.dropFirst())))
-        }
-        try results[0].get()
+        try await commits.commit(commit) { batch in await self.commitBatch(batch) }
     }
 
     /// One transaction for several macrosteps; the results in order. Inside the transaction (the
@@ -72,8 +37,8 @@ extension SQLiteStore {
         }
     }
 
-    /// The compare-and-swap and idempotency checks of a batch, in order: a commit is checked
-    /// against the stored rows and the commits before it in the batch.
+    /// The compare-and-swap and idempotency checks of a batch, in order (``CommitQueue/check(_:revisions:recordedKeys:lease:)``),
+    /// against the stored revisions and keys.
     func check(_ commits: [MacrostepCommit]) async throws(DurableError) -> [Result<Void, DurableError>] {
         let ids = Array(Set(commits.map(\.instance.id)))
         var revisions: [String: Int64] = [:]
@@ -84,35 +49,15 @@ extension SQLiteStore {
             revisions[try Self.text(row, "id")] = try Self.integer(row, "revision")
         }
         let keyed = commits.compactMap { c in c.idempotency.map { (c.instance.id, $0.key) } }
-        var usedKeys = Set<[String]>()
+        var recorded = Set<[String]>()
         if !keyed.isEmpty {
             let rows = try await run(
                 "SELECT instance_id, key FROM statechart_idempotency WHERE (instance_id, key) IN (VALUES "
                     + Array(repeating: "(?, ?)", count: keyed.count).joined(separator: ", ") + ")",
                 keyed.flatMap { [.text($0.0), .text($0.1)] })
-            for row in rows { usedKeys.insert([try Self.text(row, "instance_id"), try Self.text(row, "key")]) }
+            for row in rows { recorded.insert([try Self.text(row, "instance_id"), try Self.text(row, "key")]) }
         }
-        var results: [Result<Void, DurableError>] = []
-        for commit in commits {
-            let id = commit.instance.id
-            guard let revision = revisions[id] else {
-                results.append(.failure(.unknownInstance(id)))
-                continue
-            }
-            guard revision == commit.expectedRevision else {
-                results.append(.failure(.revisionConflict(instance: id, expected: commit.expectedRevision, found: revision)))
-                continue
-            }
-            if let key = commit.idempotency?.key {
-                guard usedKeys.insert([id, key]).inserted else {
-                    results.append(.failure(.duplicateIdempotencyKey(instance: id, key: key)))
-                    continue
-                }
-            }
-            revisions[id] = commit.instance.revision
-            results.append(.success(()))
-        }
-        return results
+        return CommitQueue.check(commits, revisions: revisions, recordedKeys: recorded)
     }
 
     /// Writes accepted macrosteps, one statement per table. When one instance has several, the

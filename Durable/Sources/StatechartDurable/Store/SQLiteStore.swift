@@ -21,9 +21,8 @@ public actor SQLiteStore: DurableStore {
     public nonisolated let path: String
     var busy = false
     var waiters: [CheckedContinuation<Void, Never>] = []
-    /// Group commit: whether a leader is committing a batch, and the commits waiting for the next.
-    var committing = false
-    var waitingCommits: [GroupCommitWaiter] = []
+    /// Group commit: the batch in flight and the commits waiting for the next (rule D13).
+    let commits: CommitQueue
     /// Transactions that committed macrosteps (through ``commit(_:)``), and the macrosteps they
     /// committed: their ratio is the group commit's batch size (rule D13).
     public internal(set) var transactionsCommitted = 0
@@ -43,6 +42,7 @@ public actor SQLiteStore: DurableStore {
     ///     another transaction is on its way to disk (rule D13); 1 turns group commit off.
     public init(path: String, maximumBatch: Int = 256) async throws(DurableError) {
         self.maximumBatch = max(maximumBatch, 1)
+        commits = CommitQueue(maximumBatch: maximumBatch, maximumLeaders: 1)
         let writer: SQLiteConnection
         do {
             writer = try await SQLiteConnection.open(storage: .file(path: path))
