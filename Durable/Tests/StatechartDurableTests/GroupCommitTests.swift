@@ -3,25 +3,6 @@ import Statechart
 import StatechartInterchange
 import Testing
 
-/// A commit for instance `id` from `revision` to `revision + 1` (the group commit tests').
-func batchStep(
-    _ id: String, from revision: Int64, to states: [String], key: String? = nil, timers: [Int64] = []
-) -> MacrostepCommit {
-    let instance = InstanceRecord(
-        id: id, chartName: "order", chartVersion: 1, revision: revision + 1, sequence: revision, originNanoseconds: 0,
-        finished: false, activeStates: states, snapshot: "{}")
-    let outcome = SendOutcome(sequence: revision, handled: true, configuration: states, finished: false)
-    return MacrostepCommit(
-        instance: instance, expectedRevision: revision,
-        journal: JournalEntry(
-            instanceID: id, sequence: revision, kind: revision == 0 ? .start : .event, event: "null",
-            configuration: states, atNanoseconds: 0, idempotencyKey: key),
-        idempotency: key.map { IdempotencyRecord(key: $0, event: "null", outcome: outcome) },
-        timers: timers.enumerated().map {
-            TimerRecord(instanceID: id, position: $0.offset, dueNanoseconds: $0.element, event: "\"t\"", sendID: nil)
-        }, outbox: [])
-}
-
 /// A store that commits batches (SQLite, rule D13; PostgreSQL, rule D19).
 protocol BatchCommitting: DurableStore {
     func commitBatch(_ commits: [MacrostepCommit]) async -> [Result<Void, DurableError>]
@@ -51,7 +32,7 @@ enum BatchingStoreKind: String, CaseIterable, Sendable, CustomTestStringConverti
 /// Group commit on SQLite (rule D13), and what SQLite and PostgreSQL (rule D19) share.
 @Suite struct GroupCommitTests {
     func step(_ id: String, from revision: Int64, to states: [String], key: String? = nil) -> MacrostepCommit {
-        batchStep(id, from: revision, to: states, key: key)
+        macrostep(id, from: revision, to: states, key: key)
     }
 
     // D13: one transaction, each macrostep checked on its own: the refused ones (a lost
@@ -86,8 +67,8 @@ enum BatchingStoreKind: String, CaseIterable, Sendable, CustomTestStringConverti
         let store = try await kind.make()
         try await store.insert(step("a", from: 0, to: ["open"]))
         let results = await store.commitBatch([
-            batchStep("a", from: 1, to: ["paid"], key: "k1", timers: [5, 6]),
-            batchStep("a", from: 2, to: ["shipped"], key: "k2", timers: [7]), step("a", from: 3, to: ["lost"], key: "k1"),
+            macrostep("a", from: 1, to: ["paid"], key: "k1", timers: [5, 6]),
+            macrostep("a", from: 2, to: ["shipped"], key: "k2", timers: [7]), step("a", from: 3, to: ["lost"], key: "k1"),
         ])
         #expect(results.map { (try? $0.get()) != nil } == [true, true, false])
         #expect(throws: DurableError.duplicateIdempotencyKey(instance: "a", key: "k1")) { try results[2].get() }

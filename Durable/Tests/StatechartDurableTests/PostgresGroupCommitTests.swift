@@ -10,7 +10,7 @@ struct PostgresGroupCommitTests {
     func step(
         _ id: String, from revision: Int64, to states: [String], key: String? = nil, timers: [Int64] = []
     ) -> MacrostepCommit {
-        batchStep(id, from: revision, to: states, key: key, timers: timers)
+        macrostep(id, from: revision, to: states, key: key, timers: timers)
     }
 
     // D19: one transaction, each macrostep checked on its own: the refused ones — a lost

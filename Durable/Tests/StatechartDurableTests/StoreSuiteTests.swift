@@ -3,26 +3,10 @@ import Testing
 
 /// The store protocol's contract, run against every store (issue 15 §2: one shared suite).
 @Suite struct StoreSuiteTests {
-    /// A commit for instance `id` from `revision` to `revision + 1`, as the host would write it.
+    /// A commit for instance `id` from `revision` to `revision + 1` (``macrostep(_:from:to:key:timers:effects:)``).
     func step(_ id: String, from revision: Int64, states: [String], key: String? = nil, timers: [Int64] = [],
               effects: Int = 0) -> MacrostepCommit {
-        let sequence = revision  // the start (revision 1) is sequence 0
-        let instance = InstanceRecord(
-            id: id, chartName: "order", chartVersion: 1, revision: revision + 1, sequence: sequence, originNanoseconds: 0,
-            finished: false, activeStates: states, snapshot: "{\"step\":\(sequence)}")
-        let outcome = SendOutcome(sequence: sequence, handled: true, configuration: states, finished: false)
-        return MacrostepCommit(
-            instance: instance, expectedRevision: revision,
-            journal: JournalEntry(
-                instanceID: id, sequence: sequence, kind: revision == 0 ? .start : .event, event: "\"e\(sequence)\"",
-                configuration: states, atNanoseconds: sequence, idempotencyKey: key),
-            idempotency: key.map { IdempotencyRecord(key: $0, event: "\"e\(sequence)\"", outcome: outcome) },
-            timers: timers.enumerated().map {
-                TimerRecord(instanceID: id, position: $0.offset, dueNanoseconds: $0.element, event: "\"t\"", sendID: nil)
-            },
-            outbox: (0..<effects).map {
-                OutboxEntry(instanceID: id, sequence: sequence, position: $0, kind: "work", name: "w\($0)", state: "s")
-            })
+        macrostep(id, from: revision, to: states, key: key, timers: timers, effects: effects)
     }
 
     // D4: a writer whose expected revision is stale is refused, and nothing it carried is written.
