@@ -36,7 +36,7 @@ public struct ScriptExpression: Sendable {
     /// constructs something (a function may read it, `eval` too). `count < 2` does not, so a host
     /// need not bind `_event` before evaluating it — as long as no function written in a script
     /// exists in the session, whose `valueOf` an operator could call
-    /// (``ECMAScriptDataModel/needsEvent(for:)`` checks both). Computed once, when parsed; an
+    /// (``ECMAScriptDataModel/needsEvent(mayRead:)`` checks both). Computed once, when parsed; an
     /// expression that did not parse says yes.
     public var mayReadEvent: Bool { form.mayReadEvent }
 

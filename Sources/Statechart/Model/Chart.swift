@@ -58,14 +58,14 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// reading ``Transition``.
     @usableFromInline let leanCandidates: [LeanCandidate<Event>]
     /// State ids by index.
-    public let ids: [String]
+    @inlinable public var ids: [String] { names.ids }
     @usableFromInline let locations: [SourceLocation?]
-    @usableFromInline let indexByID: [String: Int32]
+    @inlinable var indexByID: [String: Int32] { names.indexByID }
     /// The chart's name.
     public let name: String
     /// How events are named for SCXML descriptors, traces and exports.
-    public let eventName: @Sendable (Event) -> String
-    /// ``ids``, ``indexByID`` and ``eventName`` in one object, which environments share.
+    @inlinable public var eventName: @Sendable (Event) -> String { names.eventName }
+    /// The ids, the ids by name and the event names in one object, which environments share.
     @usableFromInline let names: ChartNames<Event>
 
     /// A chart from the compiler's structure and the assembled closures (see ``init(_:)``).
@@ -89,11 +89,8 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.invocations = a.invocations
         self.hasInvocations = c.invokes.contains(true)
         self.hasAsyncGuards = a.hasAsyncGuards
-        self.ids = c.ids
         self.locations = c.locations
-        self.indexByID = c.indexByID
         self.name = name
-        self.eventName = eventName
         self.names = ChartNames(ids: c.ids, indexByID: c.indexByID, eventName: eventName)
     }
 

@@ -60,20 +60,14 @@ extension ECMAScriptDataModel {
         return s.boundEventFields === fields && bound == name
     }
 
-    /// Whether `_event` must be bound before `expression` is evaluated: when the expression may
-    /// read it (``ScriptExpression/mayReadEvent``), or when a function written in a script exists
-    /// in the session (an operator may call its `valueOf`, which may read `_event`). Otherwise
-    /// the evaluation cannot observe `_event`, and a host skips binding it (an evaluation that
-    /// does read it binds it then).
+    /// Whether `_event` must be bound before evaluating something that may read it when
+    /// `mayRead` (``ScriptExpression/mayReadEvent``, or any of a block's expressions): then, or
+    /// when a function written in a script exists in the session (an operator may call its
+    /// `valueOf`, which may read `_event`). Otherwise the evaluation cannot observe `_event`, and a
+    /// host skips binding it (an evaluation that does read it binds it then).
     @inline(__always)
-    package func needsEvent(for expression: ScriptExpression) -> Bool {
-        expression.mayReadEvent || (storage?.session.interpreter.hasScriptFunctions ?? true)
-    }
-
-    /// ``needsEvent(for:)`` for a block whose expressions may read `_event` when `blockMayRead`.
-    @inline(__always)
-    package func needsEvent(blockMayRead: Bool) -> Bool {
-        blockMayRead || (storage?.session.interpreter.hasScriptFunctions ?? true)
+    package func needsEvent(mayRead: Bool) -> Bool {
+        mayRead || (storage?.session.interpreter.hasScriptFunctions ?? true)
     }
 
     /// ``bindEvent(_:)``: the value is its own key.

@@ -173,7 +173,7 @@ struct SCXMLDataBuilder {
     static func condition(_ expression: ScriptExpression) -> Guard<SCXMLEvent, SCXMLContext> {
         .expression(expression.source) { context, environment in
             // `count < 2` cannot observe `_event`: it is bound only for a condition that may read it.
-            if context.data.needsEvent(for: expression) { try SCXMLEventBinding.bind(environment, in: &context) }
+            if context.data.needsEvent(mayRead: expression.mayReadEvent) { try SCXMLEventBinding.bind(environment, in: &context) }
             return try context.data.evaluateCondition(expression, in: environment)
         }
     }

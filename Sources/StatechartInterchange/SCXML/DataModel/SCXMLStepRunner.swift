@@ -71,12 +71,8 @@ enum SCXMLStepRunner {
     private static func bindEvent(
         _ steps: [SCXMLStep], mayReadEvent: Bool, scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>
     ) throws(SCXMLExecutionError) {
-        guard scope.context.data.needsEvent(blockMayRead: mayReadEvent) else { return }
-        do throws(ScriptError) {
-            try SCXMLEventBinding.bind(environment, in: &scope.context)
-        } catch {
-            throw SCXMLExecutionError(message: error.description, element: steps[0].element, line: steps[0].line)
-        }
+        guard scope.context.data.needsEvent(mayRead: mayReadEvent) else { return }
+        try attempt(steps[0]) { () throws(ScriptError) in try SCXMLEventBinding.bind(environment, in: &scope.context) }
     }
 
     /// Runs one step; pushes the frame to run next when the step has content of its own (a
@@ -170,11 +166,14 @@ enum SCXMLStepRunner {
     }
 
     /// Runs `body`, turning a script error into the step's execution error.
-    static func attempt<T>(_ step: SCXMLStep, _ body: () throws(ScriptError) -> T) throws(SCXMLExecutionError) -> T {
+    // The step is an autoclosure: it is only read for the error, and a step copied out of a list
+    // at every call was two reference counts.
+    static func attempt<T>(_ step: @autoclosure () -> SCXMLStep, _ body: () throws(ScriptError) -> T) throws(SCXMLExecutionError) -> T {
         do {
             return try body()
         } catch {
-            throw SCXMLExecutionError(message: error.description, element: step.element, line: step.line)
+            let failed = step()
+            throw SCXMLExecutionError(message: error.description, element: failed.element, line: failed.line)
         }
     }
 
