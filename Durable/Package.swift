@@ -41,15 +41,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The chart the crash test's worker processes and the tests share (not a product).
+        // The charts the crash and fault tests' worker processes and the tests share (not a product).
         .target(
             name: "DurableTestCharts",
-            dependencies: [.product(name: "Statechart", package: "Statechart")],
+            dependencies: ["StatechartDurable", .product(name: "Statechart", package: "Statechart")],
             swiftSettings: strictSettings
         ),
         // A worker process the crash test kills with SIGKILL (Tests/…/CrashTests.swift).
         .executableTarget(
             name: "DurableCrashWorker",
+            dependencies: ["StatechartDurable", "DurableTestCharts"],
+            swiftSettings: strictSettings
+        ),
+        // A node of the fault test (Tests/…/FaultTests.swift): one PostgreSQL node hosting the cyclic
+        // order chart on a compressed clock, driven over its standard input, killed with SIGKILL.
+        .executableTarget(
+            name: "DurableFaultWorker",
             dependencies: ["StatechartDurable", "DurableTestCharts"],
             swiftSettings: strictSettings
         ),
@@ -66,6 +73,7 @@ let package = Package(
                 "DurableTestCharts",
                 // Built for the crash test, which runs it as a separate process.
                 "DurableCrashWorker",
+                "DurableFaultWorker",
                 .product(name: "Statechart", package: "Statechart"),
                 .product(name: "StatechartInterchange", package: "Statechart"),
                 // Raw SQL in tests (SQLite and PostgreSQL): damaged rows and a newer schema, as another
