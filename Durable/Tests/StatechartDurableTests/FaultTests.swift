@@ -5,7 +5,7 @@ import StatechartDurable
 import Synchronization
 import Testing
 
-/// The fault test of issue 15 (rules D1, D3, D4, D6, D15–D17): several worker processes, each a
+/// The fault test of issue 15 (rules D1, D3, D4, D6, D15, D16, D17): several worker processes, each a
 /// PostgreSQL node hosting the cyclic order chart (a payment child, a 30 s payment timeout on a
 /// clock 60 times faster than the database's), on one database. A driver sends ~100,000 events
 /// with idempotency keys to ~1,000 instances while a killer sends SIGKILL to a random worker
