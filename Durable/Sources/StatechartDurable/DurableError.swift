@@ -97,3 +97,16 @@ public enum DurableError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension DurableError {
+    /// Whether the error is contention with another writer of the instance — its lease held or
+    /// taken by another node (``leaseHeld(instance:owner:)``, ``leaseLost(instance:node:)``) or
+    /// its revision moved on (``revisionConflict(instance:expected:found:)``): nothing was
+    /// written, nothing is wrong with the store, and the same call succeeds later.
+    public var isContention: Bool {
+        switch self {
+        case .leaseHeld, .leaseLost, .revisionConflict: return true
+        default: return false
+        }
+    }
+}

@@ -34,12 +34,12 @@ struct PostgresStoreTests {
             return stores
         }
         for store in stores {
-            #expect(try await store.schemaVersion() == 3)
+            #expect(try await store.schemaVersion() == 4)
             try await store.prepare()
             await store.close()
         }
         let rows = try await rawSQL("SELECT COUNT(*)::bigint FROM \"\(schema)\".statechart_schema")
-        #expect(try rows.first?.decode(Int64.self) == 3)
+        #expect(try rows.first?.decode(Int64.self) == 4)
     }
 
     // D8: a schema written by a newer package is refused, naming its version.

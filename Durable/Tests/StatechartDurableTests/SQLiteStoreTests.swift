@@ -23,14 +23,43 @@ import Testing
     @Test func createsAndKeepsItsSchema() async throws {
         let path = temporaryDatabasePath()
         let store = try await SQLiteStore(path: path)
-        #expect(try await store.schemaVersion() == 2)
+        #expect(try await store.schemaVersion() == 3)
         try await store.prepare()
         await store.close()
         let reopened = try await SQLiteStore(path: path)
-        #expect(try await reopened.schemaVersion() == 2)
+        #expect(try await reopened.schemaVersion() == 3)
         await reopened.close()
-        #expect(try await rawSQL(path, "SELECT COUNT(*) AS n FROM statechart_schema").first?.column("n")?.integer == 2)
+        #expect(try await rawSQL(path, "SELECT COUNT(*) AS n FROM statechart_schema").first?.column("n")?.integer == 3)
         #expect(try await rawSQL(path, "PRAGMA journal_mode").first?.column("journal_mode")?.string == "wal")
+    }
+
+    // D8, D20: a file of version 2 (before messages) is migrated to version 3 when opened: its
+    // outbox gains the payload column, and the rows it had read back without one.
+    @Test func aVersion2FileIsMigrated() async throws {
+        let path = temporaryDatabasePath()
+        let store = try await SQLiteStore(path: path)
+        try await store.insert(
+            MacrostepCommit(
+                instance: InstanceRecord(
+                    id: "old", chartName: "c", chartVersion: 1, revision: 1, sequence: 0, originNanoseconds: 0, finished: false,
+                    activeStates: ["s"], snapshot: "{}"),
+                expectedRevision: 0,
+                journal: JournalEntry(
+                    instanceID: "old", sequence: 0, kind: .start, event: "null", configuration: ["s"], atNanoseconds: 0,
+                    idempotencyKey: nil),
+                idempotency: nil, timers: [],
+                outbox: [OutboxEntry(instanceID: "old", sequence: 0, position: 0, kind: "work", name: "w", state: "s")]))
+        await store.close()
+        // The file as version 2 left it.
+        _ = try await rawSQL(path, "ALTER TABLE statechart_outbox DROP COLUMN payload")
+        _ = try await rawSQL(path, "DELETE FROM statechart_schema WHERE version = 3")
+
+        let reopened = try await SQLiteStore(path: path)
+        #expect(try await reopened.schemaVersion() == 3)
+        let pending = try await reopened.pendingOutbox(limit: 10)
+        #expect(pending.map(\.idempotencyKey) == ["old/0/0"])
+        #expect(pending.first?.payload == nil)
+        await reopened.close()
     }
 
     // D8: stores opening one new file at once migrate it once, and none of them fails.
@@ -43,10 +72,10 @@ import Testing
             return stores
         }
         for store in stores {
-            #expect(try await store.schemaVersion() == 2)
+            #expect(try await store.schemaVersion() == 3)
             await store.close()
         }
-        #expect(try await rawSQL(path, "SELECT COUNT(*) AS n FROM statechart_schema").first?.column("n")?.integer == 2)
+        #expect(try await rawSQL(path, "SELECT COUNT(*) AS n FROM statechart_schema").first?.column("n")?.integer == 3)
     }
 
     // D1: commits are synchronous (synchronous = FULL, 2) on the store's connection.

@@ -102,23 +102,27 @@ func makeHost(_ store: any DurableStore, clock: ManualClock = ManualClock(),
     return host
 }
 
-/// A store that fails every commit while `failing` is set (the database going away mid-step),
+/// A store that fails every commit while `failure` is set (the database going away mid-step,
+/// another node holding the instance),
 /// and can run something once just before the next commit (another writer getting in first).
 actor FailingStore: DurableStore {
     let base: any DurableStore
-    var failing = false
+    /// What every commit throws, while set.
+    var failure: DurableError?
     var beforeNextCommit: (@Sendable () async throws -> Void)?
 
     init(_ base: any DurableStore) { self.base = base }
 
-    func setFailing(_ value: Bool) { failing = value }
+    func setFailing(_ value: Bool) { failure = value ? .storage("disk I/O error (injected)") : nil }
+
+    func setFailure(_ error: DurableError?) { failure = error }
 
     func setBeforeNextCommit(_ action: @escaping @Sendable () async throws -> Void) { beforeNextCommit = action }
 
     func prepare() async throws(DurableError) { try await base.prepare() }
     func insert(_ commit: MacrostepCommit) async throws(DurableError) { try await base.insert(commit) }
     func commit(_ commit: MacrostepCommit) async throws(DurableError) {
-        if failing { throw .storage("disk I/O error (injected)") }
+        if let failure { throw failure }
         if let action = beforeNextCommit {
             beforeNextCommit = nil
             do { try await action() } catch { throw .storage("the interleaved writer failed: \(error)") }

@@ -156,6 +156,35 @@ import Testing
         #expect(try await host.journal(of: "o1").count == 2)
     }
 
+    // D6: a sweep whose only failures are contention (another node holds the instance) does not
+    // back off: the instance is tried again at the next interval, and fires once it is free.
+    @Test func pollLoopDoesNotBackOffForContention() async throws {
+        let clock = ManualClock()
+        let store = FailingStore(InMemoryStore())
+        let host = try await makeHost(store, clock: clock)
+        try await host.create("o1", chart: "order", version: 1)
+        await store.setFailure(.leaseHeld(instance: "o1", owner: "another node"))
+        let loop = Task { await host.run(every: .seconds(1)) }
+        defer { loop.cancel() }
+        var refused = 0
+        for _ in 0..<400 where refused < 3 {
+            await clock.advance(by: .seconds(1))
+            try await Task.sleep(for: .milliseconds(5))
+            if await host.lastSweep.failures == [.leaseHeld(instance: "o1", owner: "another node")] { refused += 1 }
+            #expect(await host.failedSweepsInARow == 0)
+        }
+        #expect(refused >= 3)
+        await store.setFailure(nil)
+        var fired = false
+        for _ in 0..<400 where !fired {
+            await clock.advance(by: .seconds(1))
+            try await Task.sleep(for: .milliseconds(5))
+            fired = try await host.instance("o1").activeStates == ["cancelled"]
+        }
+        #expect(fired)
+        #expect(try await host.journal(of: "o1").map(\.kind) == [.start, .timers])
+    }
+
     // D7: effects are written in the macrostep's transaction and dispatched after commit, at least
     // once, each with an idempotency key; a failed dispatch stays pending and is retried.
     @Test(arguments: StoreKind.allCases)

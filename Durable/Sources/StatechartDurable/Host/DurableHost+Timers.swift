@@ -42,6 +42,7 @@ extension DurableHost {
                 }
             }
         }
+        await deliverQueuedMessages()
         return sweep
     }
 
@@ -92,13 +93,19 @@ extension DurableHost {
     /// Each sweep's result is kept in ``lastSweep``; pending effects are retried each time. A
     /// sweep that failed (the database went away, say) is retried after a longer wait — 2, 4, …
     /// up to 32 intervals while failures go on — and the wait is back to one interval after a
-    /// sweep without failures (rule D6). Nothing is lost meanwhile: a failed step wrote nothing,
+    /// sweep without failures (rule D6). Failures that are contention with other nodes
+    /// (``DurableError/isContention``) do not count. Nothing is lost meanwhile: a failed step wrote nothing,
     /// and its timer is still due.
     public func run(every interval: Duration) async {
         while !Task.isCancelled {
             lastSweep = await fireDueTimers()
             _ = try? await dispatchPendingEffects()
-            failedSweepsInARow = lastSweep.failures.isEmpty ? 0 : failedSweepsInARow + 1
+            // Only a failing store slows the sweeps down. Another node holding or taking an
+            // instance (leases, the compare-and-swap) is contention, not failure: those
+            // instances are tried again at the next interval, and backing off for them made
+            // every timer of the node late (the fault test measured p50 0.8 s).
+            let storeFailed = lastSweep.failures.contains { !$0.isContention }
+            failedSweepsInARow = storeFailed ? failedSweepsInARow + 1 : 0
             let wait = interval * (1 << min(failedSweepsInARow, 5))
             do {
                 try await clock.sleepUntil(clock.now() + wait)

@@ -24,6 +24,9 @@ public actor DurableHost {
     var charts: [ChartKey: RegisteredChart] = [:]
     /// Per instance, the callers waiting for it (present while one holds it).
     var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Messages to other instances committed by steps that ran while their instance was held,
+    /// delivered once it is let go (``deliverQueuedMessages()``, rule D20).
+    var queuedMessages: [OutboxEntry] = []
     /// Restored machines kept between macrosteps, by instance (see ``keep(_:_:)``).
     var kept: [String: KeptMachine] = [:]
     /// The most machines kept in memory between macrosteps.
@@ -34,6 +37,9 @@ public actor DurableHost {
     public internal(set) var failedSweepsInARow = 0
     /// What the last timer sweep of ``run(every:)`` did.
     public internal(set) var lastSweep = TimerSweep(fired: 0, failures: [])
+    /// Why the last failed delivery of a message to another instance failed (rule D20): an
+    /// unknown instance, an event its chart does not decode, its lease held by another node, ….
+    public internal(set) var lastMessageFailure: DurableError?
 
     struct ChartKey: Hashable {
         var name: String
@@ -97,6 +103,13 @@ public actor DurableHost {
     ///   the start's actions fail (nothing is written).
     @discardableResult
     public func create(_ id: String, chart name: String, version: Int) async throws(DurableError) -> InstanceRecord {
+        let record = try await createHolding(id, chart: name, version: version)
+        await deliverQueuedMessages()
+        return record
+    }
+
+    /// ``create(_:chart:version:)`` holding the instance; its messages are queued, not delivered.
+    func createHolding(_ id: String, chart name: String, version: Int) async throws(DurableError) -> InstanceRecord {
         guard !id.isEmpty else { throw .invalidInstanceID(id) }
         guard let chart = charts[ChartKey(name: name, version: version)] else {
             throw .chartNotRegistered(name: name, version: version)
@@ -144,6 +157,16 @@ public actor DurableHost {
     public func send(json: String, to id: String, idempotencyKey: String? = nil) async throws(DurableError)
         -> SendOutcome
     {
+        let outcome = try await sendHolding(json: json, to: id, idempotencyKey: idempotencyKey)
+        // Once the instance is let go: a message to an instance that is sending to this one
+        // would otherwise wait for it while it waits for this one.
+        await deliverQueuedMessages()
+        return outcome
+    }
+
+    /// ``send(json:to:idempotencyKey:)`` holding the instance; the messages its steps commit are
+    /// queued, not delivered.
+    func sendHolding(json: String, to id: String, idempotencyKey: String?) async throws(DurableError) -> SendOutcome {
         await acquire(id)
         defer { release(id) }
         var conflicts = 0
@@ -297,7 +320,8 @@ public actor DurableHost {
                 event: t.event, sendID: t.sendID)
         }
         let outbox = result.effects.enumerated().map { i, e in
-            OutboxEntry(instanceID: id, sequence: sequence, position: i, kind: e.kind, name: e.name, state: e.state)
+            OutboxEntry(
+                instanceID: id, sequence: sequence, position: i, kind: e.kind, name: e.name, state: e.state, payload: e.payload)
         }
         var commit = MacrostepCommit(
             instance: instance, expectedRevision: record.revision, journal: journal, idempotency: nil, timers: timers,
@@ -339,9 +363,12 @@ public actor DurableHost {
 
     // MARK: - Effects
 
+    /// Dispatches a committed step's effects to the effect handler; its messages to other
+    /// instances are queued for ``deliverQueuedMessages()`` (the caller holds the instance).
     func dispatch(_ entries: [OutboxEntry]) async {
+        queuedMessages += entries.filter { $0.kind == "send" }
         guard let effectHandler else { return }
-        for entry in entries {
+        for entry in entries where entry.kind != "send" {
             do {
                 try await effectHandler(entry)
                 try await store.markDispatched(entry)
@@ -353,11 +380,17 @@ public actor DurableHost {
 
     /// Dispatches effects that are still pending (their first dispatch failed, or the process
     /// stopped after commit); returns how many were dispatched now.
+    /// Messages to other instances (rule D20) are delivered whether or not there is an effect handler.
     @discardableResult
     public func dispatchPendingEffects(limit: Int = 1_000) async throws(DurableError) -> Int {
-        guard let effectHandler else { return 0 }
         var count = 0
+        var failedTargets: Set<String> = []
         for entry in try await store.pendingOutbox(limit: limit) {
+            if entry.kind == "send" {
+                if await deliver(entry, skipping: &failedTargets) { count += 1 }
+                continue
+            }
+            guard let effectHandler else { continue }
             do {
                 try await effectHandler(entry)
                 try await store.markDispatched(entry)
@@ -367,6 +400,43 @@ public actor DurableHost {
             }
         }
         return count
+    }
+
+    // MARK: - Messages to other instances (rule D20)
+
+    /// Delivers the messages queued by steps committed so far. Messages that the deliveries'
+    /// own steps queue wait for the next call (or sweep): a chain of instances sending to each
+    /// other never runs unbounded inside one call.
+    func deliverQueuedMessages() async {
+        guard !queuedMessages.isEmpty else { return }
+        let messages = queuedMessages
+        queuedMessages = []
+        var failedTargets: Set<String> = []
+        for entry in messages { await deliver(entry, skipping: &failedTargets) }
+    }
+
+    /// Delivers one message as a send with its idempotency key, and marks it dispatched. A
+    /// failure leaves it pending for ``dispatchPendingEffects(limit:)``, and the later messages
+    /// to the same instance wait with it (so a pass delivers each instance's messages in order).
+    @discardableResult
+    func deliver(_ entry: OutboxEntry, skipping failedTargets: inout Set<String>) async -> Bool {
+        guard !failedTargets.contains(entry.name) else { return false }
+        do throws(DurableError) {
+            guard let event = entry.payload else {
+                throw .corruptRow(instance: entry.instanceID, reason: "the message \(entry.idempotencyKey) has no event")
+            }
+            _ = try await sendHolding(json: event, to: entry.name, idempotencyKey: entry.idempotencyKey)
+            try await store.markDispatched(entry)
+            statistics.messagesDelivered += 1
+            // Delivered from the store (a sweep), it need not be delivered again from the queue.
+            queuedMessages.removeAll { $0.idempotencyKey == entry.idempotencyKey }
+            return true
+        } catch {
+            failedTargets.insert(entry.name)
+            statistics.messageDeliveriesFailed += 1
+            lastMessageFailure = error
+            return false
+        }
     }
 
     // MARK: - One writer per instance in this host
@@ -402,6 +472,10 @@ public struct HostStatistics: Sendable, Hashable {
     public var conflictsRetried = 0
     /// Sends answered with a recorded outcome (rule D3).
     public var replayed = 0
+    /// Messages to other instances delivered (rule D20).
+    public var messagesDelivered = 0
+    /// Deliveries of messages that failed; each such message stays pending and is tried again.
+    public var messageDeliveriesFailed = 0
     /// Steps that ran on a machine kept from the step before instead of a decoded snapshot (rule D14).
     public var keptMachinesUsed = 0
 }

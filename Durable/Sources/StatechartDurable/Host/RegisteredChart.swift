@@ -13,6 +13,8 @@ struct StepEffect: Sendable {
     var kind: String
     var name: String
     var state: String
+    /// For `send`: the event, as JSON.
+    var payload: String? = nil
 }
 
 /// What one macrostep produced, as JSON and ids: everything a commit needs.
@@ -209,6 +211,9 @@ struct ChartRunner<E: Hashable & Sendable & Codable, C: Sendable & Codable>: Sen
     }
 
     func result(of machine: inout Machine, handled: Bool, journalEvent: String) throws(DurableError) -> StepResult {
+        // Messages leave the context before the snapshot is taken: they are committed in the
+        // outbox, never in the snapshot (rule D20).
+        let messages = takeMessages(from: &machine.instance)
         let snapshot = machine.instance.snapshot()
         var effects: [StepEffect] = machine.instance.takePendingWork().map {
             StepEffect(kind: "work", name: $0.name ?? "", state: $0.source)
@@ -226,6 +231,7 @@ struct ChartRunner<E: Hashable & Sendable & Codable, C: Sendable & Codable>: Sen
                     machine.names.removeValue(forKey: token) ?? StepEffect(kind: "invoke.cancel", name: "", state: ""))
             }
         }
+        effects += messages.map { StepEffect(kind: "send", name: $0.instance, state: "", payload: $0.event) }
         var timers: [PendingTimer] = []
         for send in snapshot.pendingSends {
             timers.append(PendingTimer(due: snapshot.now + send.remaining, event: try encode(send.event), sendID: send.id))

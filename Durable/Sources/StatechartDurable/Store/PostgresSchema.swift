@@ -88,6 +88,11 @@ enum PostgresSchema {
         [
             "CREATE INDEX statechart_journal_by_key ON {schema}.statechart_journal (instance_id, idempotency_key, at_ns)"
         ],
+        // Version 4: an outbox row's payload — for `send`, the event another instance is sent
+        // (DurableMessaging); NULL for the other kinds.
+        [
+            "ALTER TABLE {schema}.statechart_outbox ADD COLUMN payload text"
+        ],
     ]
 
     /// The schema version this package writes.

@@ -201,12 +201,14 @@ extension PostgresStore {
                 ON CONFLICT (instance_id, position) DO UPDATE
                 SET due_ns = excluded.due_ns, event = excluded.event, send_id = excluded.send_id
             ), effects AS (
-                INSERT INTO \(unescaped: t.outbox) (instance_id, sequence, position, kind, name, state, dispatched)
-                SELECT id, q, p, k, n, s, x
+                INSERT INTO \(unescaped: t.outbox) (instance_id, sequence, position, kind, name, state, payload, dispatched)
+                SELECT id, q, p, k, n, s, CASE WHEN h THEN d END, x
                 FROM unnest(\(effects.map(\.instanceID))::text[], \(effects.map(\.sequence))::bigint[],
                 \(effects.map { Int64($0.position) })::bigint[], \(effects.map(\.kind))::text[],
-                \(effects.map(\.name))::text[], \(effects.map(\.state))::text[], \(effects.map(\.dispatched))::bool[])
-                WITH ORDINALITY AS u(id, q, p, k, n, s, x, o)
+                \(effects.map(\.name))::text[], \(effects.map(\.state))::text[],
+                \(effects.map { $0.payload != nil })::bool[], \(effects.map { $0.payload ?? "" })::text[],
+                \(effects.map(\.dispatched))::bool[])
+                WITH ORDINALITY AS u(id, q, p, k, n, s, h, d, x, o)
                 ORDER BY o
             )
             SELECT count(*)::bigint FROM recorded

@@ -151,18 +151,18 @@ extension PostgresStore {
         return try await statement("reading the outbox") { connection, logger -> [OutboxEntry] in
             let rows = try await connection.query(
                 """
-                SELECT instance_id, sequence, position, kind, name, state FROM \(unescaped: t.outbox)
+                SELECT instance_id, sequence, position, kind, name, state, payload FROM \(unescaped: t.outbox)
                 WHERE NOT dispatched ORDER BY id LIMIT \(Int64(max(limit, 0)))
                 """, logger: logger
             ).collect()
             return try rows.map { row throws(DurableError) in
                 let id = (try? row.decode(String.self)) ?? "?"
-                let (_, sequence, position, kind, name, state) = try Self.decoding(id) {
-                    try row.decode((String, Int64, Int64, String, String, String).self)
+                let (_, sequence, position, kind, name, state, payload) = try Self.decoding(id) {
+                    try row.decode((String, Int64, Int64, String, String, String, String?).self)
                 }
                 return OutboxEntry(
                     instanceID: id, sequence: sequence, position: Int(position), kind: kind, name: name, state: state,
-                    dispatched: false)
+                    payload: payload, dispatched: false)
             }
         }
     }

@@ -78,6 +78,11 @@ enum SQLiteSchema {
         [
             "CREATE INDEX statechart_journal_by_key ON statechart_journal (instance_id, idempotency_key, at_ns)"
         ],
+        // Version 3: an outbox row's payload — for `send`, the event another instance is sent
+        // (DurableMessaging); NULL for the other kinds.
+        [
+            "ALTER TABLE statechart_outbox ADD COLUMN payload TEXT"
+        ],
     ]
 
     /// The schema version this package writes.

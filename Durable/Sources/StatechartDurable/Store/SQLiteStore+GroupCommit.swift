@@ -117,11 +117,11 @@ extension SQLiteStore {
                 }
             })
         try await insert(
-            "statechart_outbox (instance_id, sequence, position, kind, name, state, dispatched)",
+            "statechart_outbox (instance_id, sequence, position, kind, name, state, payload, dispatched)",
             commits.flatMap { c in
                 c.outbox.map { e -> [SQLiteData] in
                     [.text(e.instanceID), .integer(Int(e.sequence)), .integer(e.position), .text(e.kind), .text(e.name),
-                     .text(e.state), .integer(e.dispatched ? 1 : 0)]
+                     .text(e.state), e.payload.map { .text($0) } ?? .null, .integer(e.dispatched ? 1 : 0)]
                 }
             })
     }

@@ -91,7 +91,8 @@ extension SQLiteStore {
                 OutboxEntry(
                     instanceID: try Self.text(row, "instance_id"), sequence: try Self.integer(row, "sequence"),
                     position: Int(try Self.integer(row, "position")), kind: try Self.text(row, "kind"),
-                    name: try Self.text(row, "name"), state: try Self.text(row, "state"), dispatched: false)
+                    name: try Self.text(row, "name"), state: try Self.text(row, "state"),
+                    payload: try Self.optionalText(row, "payload"), dispatched: false)
             }
         }
     }
@@ -200,6 +201,15 @@ extension SQLiteStore {
             throw .storage("column '\(column)' is missing or not text")
         }
         return text
+    }
+
+    /// A text column that may be NULL.
+    static func optionalText(_ row: SQLiteRow, _ column: String) throws(DurableError) -> String? {
+        switch row.column(column) {
+        case .text(let text)?: return text
+        case .null?: return nil
+        default: throw .storage("column '\(column)' is missing or not text")
+        }
     }
 
     static func integer(_ row: SQLiteRow, _ column: String) throws(DurableError) -> Int64 {

@@ -200,10 +200,11 @@ public actor SQLiteStore: DurableStore {
         for e in commit.outbox {
             _ = try await run(
                 """
-                INSERT INTO statechart_outbox (instance_id, sequence, position, kind, name, state, dispatched)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO statechart_outbox (instance_id, sequence, position, kind, name, state, payload, dispatched)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [.text(id), .integer(Int(e.sequence)), .integer(e.position), .text(e.kind), .text(e.name), .text(e.state), .integer(e.dispatched ? 1 : 0)])
+                [.text(id), .integer(Int(e.sequence)), .integer(e.position), .text(e.kind), .text(e.name), .text(e.state),
+                 e.payload.map { .text($0) } ?? .null, .integer(e.dispatched ? 1 : 0)])
         }
     }
 

@@ -118,12 +118,15 @@ public struct OutboxEntry: Hashable, Sendable, Codable {
     public var sequence: Int64
     /// Its place among that macrostep's effects.
     public var position: Int
-    /// What to do: `work` (``Statechart/ActionScope/perform(_:_:)``), `invoke.start` or `invoke.cancel`.
+    /// What to do: `work` (``Statechart/ActionScope/perform(_:_:)``), `invoke.start`, `invoke.cancel`,
+    /// or `send` (an event for another instance, ``DurableMessaging``), which the host delivers itself.
     public var kind: String
-    /// The work's or invocation's name.
+    /// The work's or invocation's name; for `send`, the id of the instance the event goes to.
     public var name: String
-    /// The id of the state that asked for it.
+    /// The id of the state that asked for it (empty for `send`).
     public var state: String
+    /// For `send`, the event as JSON; `nil` for the other kinds.
+    public var payload: String?
     /// Whether a dispatch of it succeeded.
     public var dispatched: Bool
 
@@ -133,7 +136,7 @@ public struct OutboxEntry: Hashable, Sendable, Codable {
     /// Describes an outbox row.
     public init(
         instanceID: String, sequence: Int64, position: Int, kind: String, name: String, state: String,
-        dispatched: Bool = false
+        payload: String? = nil, dispatched: Bool = false
     ) {
         self.instanceID = instanceID
         self.sequence = sequence
@@ -141,6 +144,7 @@ public struct OutboxEntry: Hashable, Sendable, Codable {
         self.kind = kind
         self.name = name
         self.state = state
+        self.payload = payload
         self.dispatched = dispatched
     }
 }
