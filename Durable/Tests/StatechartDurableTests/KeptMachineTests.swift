@@ -38,6 +38,29 @@ import Testing
         #expect(try await mine.verifyJournal(of: "t") == 4)
     }
 
+    // D21: a host that kept the machine of its own last commit reads nothing before the next
+    // step — neither the row nor the key — and a retried key is still answered from the record,
+    // also when the event would be refused now (the first send finished the machine).
+    @Test(arguments: StoreKind.allCases)
+    func stepsFromTheKeptMachineReadNothing(kind: StoreKind) async throws {
+        let store = FailingStore(try await kind.make())
+        let host = try await makeHost(store)
+        try await host.create("o1", chart: "order", version: 1)
+        try await host.send(OrderEvent.pay, to: "o1", idempotencyKey: "pay")
+        try await host.send(OrderEvent.notify, to: "o1", idempotencyKey: "notify")
+        let shipped = try await host.send(OrderEvent.ship, to: "o1", idempotencyKey: "ship")
+        #expect(await store.instanceReads == 0)
+        #expect(await store.keyReads == 0)
+        #expect(shipped.finished)
+
+        let again = try await host.send(OrderEvent.ship, to: "o1", idempotencyKey: "ship")
+        #expect(again.replayed && again.sequence == shipped.sequence)
+        let payAgain = try await host.send(OrderEvent.pay, to: "o1", idempotencyKey: "pay")
+        #expect(payAgain.replayed && payAgain.sequence == 1)
+        #expect(try await host.journal(of: "o1").count == 4)
+        #expect(try await host.verifyJournal(of: "o1") == 4)
+    }
+
     // D14: with no machines kept every step decodes its snapshot, with the same results.
     @Test func keepingNoMachinesDecodesEveryStep() async throws {
         let host = DurableHost(store: InMemoryStore(), clock: .manual(ManualClock()), keptMachines: 0)

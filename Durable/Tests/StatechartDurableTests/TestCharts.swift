@@ -102,8 +102,8 @@ func makeHost(_ store: any DurableStore, clock: ManualClock = ManualClock(),
     return host
 }
 
-/// A store that fails every commit while `failure` is set (the database going away mid-step,
-/// another node holding the instance),
+/// A store that counts reads, fails every commit while `failure` is set (the database going away
+/// mid-step, another node holding the instance),
 /// and can run something once just before the next commit (another writer getting in first).
 actor FailingStore: DurableStore {
     let base: any DurableStore
@@ -129,14 +129,22 @@ actor FailingStore: DurableStore {
         }
         try await base.commit(commit)
     }
-    func instance(_ id: String) async throws(DurableError) -> InstanceRecord? { try await base.instance(id) }
+    /// Reads of instance rows and of idempotency keys so far.
+    var instanceReads = 0
+    var keyReads = 0
+
+    func instance(_ id: String) async throws(DurableError) -> InstanceRecord? {
+        instanceReads += 1
+        return try await base.instance(id)
+    }
     func instances(inState state: String?) async throws(DurableError) -> [InstanceRecord] {
         try await base.instances(inState: state)
     }
     func delete(_ id: String) async throws(DurableError) -> Bool { try await base.delete(id) }
     func journal(of id: String) async throws(DurableError) -> [JournalEntry] { try await base.journal(of: id) }
     func idempotency(_ key: String, of id: String) async throws(DurableError) -> IdempotencyRecord? {
-        try await base.idempotency(key, of: id)
+        keyReads += 1
+        return try await base.idempotency(key, of: id)
     }
     func timers(of id: String) async throws(DurableError) -> [TimerRecord] { try await base.timers(of: id) }
     func instancesWithTimersDue(atOrBefore time: Int64, limit: Int) async throws(DurableError) -> [String] {

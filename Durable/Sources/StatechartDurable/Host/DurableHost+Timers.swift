@@ -51,7 +51,7 @@ extension DurableHost {
         await acquire(id)
         defer { release(id) }
         do {
-            return .success(try await fireDueTimers(of: id, upTo: now).fired)
+            return .success(try await fireDueTimers(of: id, upTo: now, trustingKept: true).fired)
         } catch {
             return .failure(error)
         }
@@ -61,11 +61,16 @@ extension DurableHost {
     /// instant, in due order. The caller holds the instance.
     /// Returns how many timer steps it committed and the instance as it stands afterwards (`nil`
     /// when there is none), which a send goes on from without reading it again.
-    func fireDueTimers(of id: String, upTo now: Int64) async throws(DurableError) -> (fired: Int, record: InstanceRecord?) {
+    ///
+    /// With `trustingKept`, a step starts from the machine this host kept from its last commit of
+    /// the instance without reading the row (rule D21); after a lost compare-and-swap it reads.
+    func fireDueTimers(of id: String, upTo now: Int64, trustingKept: Bool) async throws(DurableError)
+        -> (fired: Int, record: InstanceRecord?)
+    {
         var fired = 0
         var conflicts = 0
         while true {
-            guard let record = try await store.instance(id) else { return (fired, nil) }
+            guard let record = try await current(id, trustingKept: trustingKept && conflicts == 0) else { return (fired, nil) }
             let chart = try chart(for: record)
             let warm = warm(for: record)
             guard let result = try chart.fire(id, record.snapshot, warm, machineTime(of: record, at: now)) else {
@@ -76,9 +81,13 @@ extension DurableHost {
                 try await store.commit(commit)
             } catch .revisionConflict where conflicts < Self.conflictRetries {
                 // Another host fired it (or sent an event) first: read the new revision and look again.
+                kept[id] = nil
                 conflicts += 1
                 statistics.conflictsRetried += 1
                 continue
+            } catch {
+                kept[id] = nil
+                throw error
             }
             statistics.committed += 1
             if warm != nil { statistics.keptMachinesUsed += 1 }

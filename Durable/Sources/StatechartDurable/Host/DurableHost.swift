@@ -171,29 +171,54 @@ public actor DurableHost {
         defer { release(id) }
         var conflicts = 0
         while true {
-            if let key = idempotencyKey, let recorded = try await recordedOutcome(key, of: id, event: json) {
+            // With the machine of its own last commit kept, the host reads nothing before the
+            // step (rule D21): a recorded key fails the commit (duplicateIdempotencyKey), another
+            // writer fails the compare-and-swap, and both are answered below.
+            if let key = idempotencyKey, conflicts > 0 || kept[id] == nil,
+                let recorded = try await recordedOutcome(key, of: id, event: json)
+            {
                 return recorded
             }
             // One reading of the clock for both: a timer due between the two would otherwise fire
             // inside the event's macrostep instead of in its own.
             let now = clock.now().nanoseconds
-            guard let record = try await fireDueTimers(of: id, upTo: now).record else { throw .unknownInstance(id) }
+            guard let record = try await fireDueTimers(of: id, upTo: now, trustingKept: conflicts == 0).record else {
+                throw .unknownInstance(id)
+            }
             let chart = try chart(for: record)
             let warm = warm(for: record)
-            let result = try chart.deliver(id, record.snapshot, warm, json, machineTime(of: record, at: now))
+            let result: StepResult
+            do {
+                result = try chart.deliver(id, record.snapshot, warm, json, machineTime(of: record, at: now))
+            } catch {
+                // A retry whose key is recorded is answered from the record, even when the event
+                // would be refused now (the first send may have finished the machine).
+                if let key = idempotencyKey, let recorded = try await recordedOutcome(key, of: id, event: json) {
+                    return recorded
+                }
+                throw error
+            }
             let commit = makeCommit(record, result, kind: .event, key: idempotencyKey, event: json, now: now)
             do {
                 try await store.commit(commit)
             } catch .revisionConflict where conflicts < Self.conflictRetries {
                 // Another host committed a step of this instance first; ours wrote nothing, so it
-                // runs again on the new revision (rule D4).
+                // runs again on the new revision, read from the store (rule D4).
+                kept[id] = nil
                 conflicts += 1
                 statistics.conflictsRetried += 1
                 continue
             } catch .duplicateIdempotencyKey(let id, let key) {
-                // Another host committed the same key between our check and our commit: its outcome stands.
+                // The key was committed before (a retry), by this host or another one between our
+                // check and our commit: its outcome stands, and the kept machine is still this
+                // host's last commit (nothing was written).
                 guard let recorded = try await recordedOutcome(key, of: id, event: json) else { throw .unknownInstance(id) }
                 return recorded
+            } catch {
+                // Nothing of this step was written, and the row may have moved on (a lost
+                // connection during COMMIT, another node's lease): the next step reads it.
+                kept[id] = nil
+                throw error
             }
             statistics.committed += 1
             if warm != nil { statistics.keptMachinesUsed += 1 }
@@ -341,14 +366,21 @@ public actor DurableHost {
 
     // MARK: - Kept machines
 
-    /// The machine this host kept for the instance, if the row read is exactly the one it wrote
-    /// from it: same snapshot text (and so same revision and chart). Another writer, a tampered
-    /// row or a recreated instance means a different text, and the snapshot is decoded (rule D14).
+    /// The machine this host kept for the instance, if the row is exactly the one it wrote from
+    /// it: same snapshot text (and so same revision and chart). Another writer, a tampered row or
+    /// a recreated instance means a different text, and the snapshot is decoded (rule D14).
     func warm(for record: InstanceRecord) -> WarmMachine? {
-        guard let k = kept[record.id], k.revision == record.revision, k.version == record.chartVersion,
-            k.snapshot == record.snapshot
+        guard let k = kept[record.id], k.record.revision == record.revision,
+            k.record.chartVersion == record.chartVersion, k.record.snapshot == record.snapshot
         else { return nil }
         return k.machine
+    }
+
+    /// The instance's row as this host last committed it, when it kept that machine and may trust
+    /// it (rule D21); otherwise the row read from the store.
+    func current(_ id: String, trustingKept: Bool) async throws(DurableError) -> InstanceRecord? {
+        if trustingKept, let k = kept[id] { return k.record }
+        return try await store.instance(id)
     }
 
     /// Keeps the machine a committed step left.
@@ -356,9 +388,7 @@ public actor DurableHost {
         let id = commit.instance.id
         guard keptMachinesLimit > 0 else { return }
         if kept[id] == nil, kept.count >= keptMachinesLimit { kept.remove(at: kept.startIndex) }
-        kept[id] = KeptMachine(
-            revision: commit.instance.revision, version: commit.instance.chartVersion, snapshot: commit.instance.snapshot,
-            machine: result.machine)
+        kept[id] = KeptMachine(record: commit.instance, machine: result.machine)
     }
 
     // MARK: - Effects
@@ -482,8 +512,6 @@ public struct HostStatistics: Sendable, Hashable {
 
 /// A machine kept after a commit, with the row it was written to.
 struct KeptMachine {
-    var revision: Int64
-    var version: Int
-    var snapshot: String
+    var record: InstanceRecord
     var machine: WarmMachine
 }
