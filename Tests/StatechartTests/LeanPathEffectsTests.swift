@@ -14,7 +14,7 @@ struct LeanPathEffectsTests {
     /// its name, so that the test can complete it without running async code.
     static func make(seed: UInt64) -> ChartDefinition<String, Int> {
         var d = RandomCharts.make(seed: seed, exactEvents: true, orderedEffects: true)
-        var rng = SeededGenerator(seed: seed &* 65_537)
+        var rng = SplitMix64(seed: seed &* 65_537)
         let withInvocations = Bool.random(using: &rng)
         // A few effects per chart: the random charts' own sends can already make every event a
         // macrostep of `microstepLimit` microsteps, and effects on every transition would then
@@ -72,7 +72,7 @@ struct LeanPathEffectsTests {
         var compared = 0
         for seed in UInt64(20_001)...21_500 {
             let chart = try Chart(Self.make(seed: seed))
-            var rng = SeededGenerator(seed: seed &* 31)
+            var rng = SplitMix64(seed: seed &* 31)
             var general = ChartInstance(chart: chart, context: 0)
             general.isTracing = true
             var lean = ChartInstance(chart: chart, context: 0)
@@ -101,7 +101,7 @@ struct LeanPathEffectsTests {
                     case .send(let e):
                         // The runtime's part (rule R58): the same answers to both machines.
                         var answers: [Int32: Bool] = [:]
-                        var answerRNG = SeededGenerator(seed: seed &+ UInt64(step))
+                        var answerRNG = SplitMix64(seed: seed &+ UInt64(step))
                         for g in m.asyncGuards(for: e) { answers[g.transition] = Bool.random(using: &answerRNG) }
                         m.setAsyncGuardResults(answers)
                         return Result { () throws(MachineError) in try m.send(e) }

@@ -12,7 +12,7 @@ struct LeanPathTests {
     /// Returns the number of steps compared, or records an issue and stops at the first difference.
     static func compareWalk(seed: UInt64, exactEvents: Bool) throws -> Int {
         let chart = try Chart(RandomCharts.make(seed: seed, exactEvents: exactEvents, orderedEffects: true))
-        var rng = SeededGenerator(seed: seed &* 104_729)
+        var rng = SplitMix64(seed: seed &* 104_729)
         var general = ChartInstance(chart: chart, context: 0)
         general.isTracing = true
         var lean = ChartInstance(chart: chart, context: 0)

@@ -108,12 +108,7 @@ import Testing
         try await host.create("o1", chart: "order", version: 1)
         let loop = Task { await host.run(every: .seconds(1)) }
         defer { loop.cancel() }
-        var fired = false
-        for _ in 0..<400 where !fired {
-            await clock.advance(by: .seconds(1))
-            try await Task.sleep(for: .milliseconds(5))
-            fired = try await host.instance("o1").activeStates == ["cancelled"]
-        }
+        let fired = try await tick(clock, until: { try await host.instance("o1").activeStates == ["cancelled"] })
         #expect(fired)
         #expect(try await host.journal(of: "o1").map(\.kind) == [.start, .timers])
     }
@@ -128,30 +123,15 @@ import Testing
         await store.setFailing(true)
         let loop = Task { await host.run(every: .seconds(1)) }
         defer { loop.cancel() }
-        var failing = false
-        for _ in 0..<400 where !failing {
-            await clock.advance(by: .seconds(1))
-            try await Task.sleep(for: .milliseconds(5))
-            failing = await host.failedSweepsInARow >= 3
-        }
+        let failing = try await tick(clock, until: { await host.failedSweepsInARow >= 3 })
         #expect(failing)
         #expect(await host.lastSweep.failures == [.storage("disk I/O error (injected)")])
         #expect(try await host.journal(of: "o1").map(\.kind) == [.start])
         await store.setFailing(false)
-        var fired = false
-        for _ in 0..<400 where !fired {
-            await clock.advance(by: .seconds(1))
-            try await Task.sleep(for: .milliseconds(5))
-            fired = try await host.instance("o1").activeStates == ["cancelled"]
-        }
+        let fired = try await tick(clock, until: { try await host.instance("o1").activeStates == ["cancelled"] })
         #expect(fired)
         #expect(try await host.journal(of: "o1").map(\.kind) == [.start, .timers])
-        var recovered = false
-        for _ in 0..<400 where !recovered {
-            await clock.advance(by: .seconds(1))
-            try await Task.sleep(for: .milliseconds(5))
-            recovered = await host.failedSweepsInARow == 0
-        }
+        let recovered = try await tick(clock, until: { await host.failedSweepsInARow == 0 })
         #expect(recovered)
         #expect(try await host.journal(of: "o1").count == 2)
     }
@@ -167,20 +147,16 @@ import Testing
         let loop = Task { await host.run(every: .seconds(1)) }
         defer { loop.cancel() }
         var refused = 0
-        for _ in 0..<400 where refused < 3 {
-            await clock.advance(by: .seconds(1))
-            try await Task.sleep(for: .milliseconds(5))
+        var backedOff = false
+        let refusedThrice = try await tick(clock) {
             if await host.lastSweep.failures == [.leaseHeld(instance: "o1", owner: "another node")] { refused += 1 }
-            #expect(await host.failedSweepsInARow == 0)
+            if await host.failedSweepsInARow > 0 { backedOff = true }
+            return refused >= 3
         }
-        #expect(refused >= 3)
+        #expect(refusedThrice)
+        #expect(!backedOff)
         await store.setFailure(nil)
-        var fired = false
-        for _ in 0..<400 where !fired {
-            await clock.advance(by: .seconds(1))
-            try await Task.sleep(for: .milliseconds(5))
-            fired = try await host.instance("o1").activeStates == ["cancelled"]
-        }
+        let fired = try await tick(clock, until: { try await host.instance("o1").activeStates == ["cancelled"] })
         #expect(fired)
         #expect(try await host.journal(of: "o1").map(\.kind) == [.start, .timers])
     }
@@ -229,4 +205,15 @@ extension Duration {
     var nanosecondsForTest: Int64 {
         components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
+}
+
+/// Moves the clock on a second at a time, letting the poll loop run after each, until `condition`
+/// holds (true) or 400 s have passed (false).
+func tick(_ clock: ManualClock, until condition: () async throws -> Bool) async throws -> Bool {
+    for _ in 0..<400 {
+        await clock.advance(by: .seconds(1))
+        try await Task.sleep(for: .milliseconds(5))
+        if try await condition() { return true }
+    }
+    return false
 }
