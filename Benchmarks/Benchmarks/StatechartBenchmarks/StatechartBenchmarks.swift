@@ -155,6 +155,52 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: Async, contended: 8 senders at once on one machine (issue 16)
+
+    // Each measured iteration: 8 tasks send 125,000 events each (1,000,000 in all, `.mega`) to one
+    // machine at once, so the figures are per event and the throughput is events/s under
+    // contention. The senders' cycles interleave, so many events are not handled: both sides drop
+    // them without an error (`throwsOnUnhandledEvent = false`; the actor returns false).
+    let contended = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput],
+        timeUnits: .nanoseconds,
+        warmupIterations: 1,
+        scalingFactor: .mega,
+        maxDuration: .seconds(10),
+        maxIterations: 10
+    )
+    let senders = 8
+    Benchmark("Async.contended8", configuration: contended) { benchmark async throws in
+        var options = StateMachine<OrderState, OrderEvent, Void>.Options()
+        options.throwsOnUnhandledEvent = false
+        let machine = try await AsyncStateMachine(flatOrderMachine(), context: (), options: options)
+        let each = benchmark.scaledIterations.count / senders
+        benchmark.startMeasurement()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<senders {
+                group.addTask {
+                    let events = orderCycle
+                    for i in 0..<each { try await machine.send(events[i & 3]) }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    Benchmark("Async.handWrittenActorContended8", configuration: contended) { benchmark async in
+        let machine = HandWrittenOrderActor()
+        let each = benchmark.scaledIterations.count / senders
+        benchmark.startMeasurement()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<senders {
+                group.addTask {
+                    let events = orderCycle
+                    for i in 0..<each { blackHole(await machine.send(events[i & 3])) }
+                }
+            }
+        }
+    }
+
     // MARK: Scale: time per event at the same depth, and build time
 
     for states in [10, 1_000, 100_000] {

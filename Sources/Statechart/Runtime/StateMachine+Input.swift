@@ -54,8 +54,10 @@ extension StateMachine {
         return handled
     }
 
-    /// ``take(_:)`` for time and work (not on the hot path, so not inlined).
-    @usableFromInline
+    /// ``take(_:)`` for time and work. Inlinable: ``AsyncStateMachine`` moves the clock before
+    /// every send, and compiled once in the library (unspecialized) this looked up the generic
+    /// metadata of the machine's types at every call.
+    @inlinable
     mutating func takeOther(_ input: MachineInput<Event>) throws(MachineError) -> Bool {
         switch input {
         case .sent(let event):
