@@ -26,7 +26,8 @@ public struct ScriptExpression: Sendable {
         } catch {
             parsed = .failure(error)
         }
-        form = ParsedForm(source: source, parsed: parsed, mayReadEvent: \.mayReadEvent, isLocation: \.isLocation)
+        form = ParsedForm(
+            source: source, parsed: parsed, placeholder: .literal(.undefined), mayReadEvent: \.mayReadEvent, isLocation: \.isLocation)
     }
 
     /// The syntax error, if the text is not an expression of the subset.
@@ -60,7 +61,12 @@ public struct ScriptExpression: Sendable {
 /// A text and what parsing it gave: the tree, or the syntax error. Immutable.
 final class ParsedForm<Tree: Sendable>: Sendable {
     let source: String
-    let tree: Tree?
+    /// The tree when the text parsed (``parses``), else a placeholder never evaluated. Not an
+    /// optional: an evaluation reads the tree in place and lends it to the interpreter, where
+    /// unwrapping an optional copied it (a retain and a release per tree and evaluation).
+    let root: Tree
+    /// Whether the text parsed: ``root`` is its tree, ``error`` is `nil`.
+    let parses: Bool
     let error: ScriptError?
     /// See ``ScriptExpression/mayReadEvent``.
     let mayReadEvent: Bool
@@ -68,23 +74,28 @@ final class ParsedForm<Tree: Sendable>: Sendable {
     let isLocation: Bool
 
     init(
-        source: String, parsed: Result<Tree, ScriptError>, mayReadEvent: (Tree) -> Bool = { _ in true },
+        source: String, parsed: Result<Tree, ScriptError>, placeholder: Tree, mayReadEvent: (Tree) -> Bool = { _ in true },
         isLocation: (Tree) -> Bool = { _ in false }
     ) {
         self.source = source
         switch parsed {
         case .success(let t):
-            tree = t
+            root = t
+            parses = true
             error = nil
             self.mayReadEvent = mayReadEvent(t)
             self.isLocation = isLocation(t)
         case .failure(let e):
-            tree = nil
+            root = placeholder
+            parses = false
             error = e
             self.mayReadEvent = true
             self.isLocation = false
         }
     }
+
+    /// The tree, or `nil` when the text did not parse.
+    var tree: Tree? { parses ? root : nil }
 
     var parsed: Result<Tree, ScriptError> {
         if let tree { return .success(tree) }
@@ -199,10 +210,9 @@ public final class ScriptSession {
 
     /// Evaluates a condition: ECMAScript's ToBoolean of the value.
     public func evaluateCondition(_ expression: ScriptExpression) throws(ScriptError) -> Bool {
-        // The tree read where it is stored, not through `tree()`: a call and an outlined copy
-        // fewer (27 instructions per condition).
-        guard let e = expression.form.tree else { throw expression.syntaxFailure }
-        return try interpreter.evaluateCondition(e)
+        // The tree read in place and lent (see `ParsedForm.root`), not returned by `tree()`.
+        guard expression.form.parses else { throw expression.syntaxFailure }
+        return try interpreter.evaluateCondition(expression.form.root)
     }
 
     /// Evaluates an expression to a string (ToString, as `<log>` and `eventexpr` need).
@@ -228,13 +238,14 @@ public final class ScriptSession {
     /// Assigns the value of an expression to a location, without converting it to plain data in
     /// between (objects keep their identity, functions can be assigned).
     public func assign(_ location: ScriptExpression, from expression: ScriptExpression) throws(ScriptError) {
-        // The trees bound where they are stored (see `evaluateCondition(_:)`).
-        guard let target = location.form.tree else { throw location.syntaxFailure }
-        guard let e = expression.form.tree else { throw expression.syntaxFailure }
+        // The trees read in place and lent (see `ParsedForm.root`).
+        guard location.form.parses else { throw location.syntaxFailure }
+        guard expression.form.parses else { throw expression.syntaxFailure }
         guard location.isLocation else {
-            throw ScriptError(.syntax, "'\(location.source)' is not a location (a variable or a member of one)", line: target.line)
+            throw ScriptError(
+                .syntax, "'\(location.source)' is not a location (a variable or a member of one)", line: location.form.root.line)
         }
-        try interpreter.assign(target, from: e)
+        try interpreter.assign(location.form.root, from: expression.form.root)
     }
 
     /// Runs a program in the global scope: its `var`s and functions become globals.
