@@ -59,12 +59,18 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
     mutating func withSession<T>(
         _ activeStates: ActiveStateSet, _ body: (ScriptSession) throws(ScriptError) -> T
     ) throws(ScriptError) -> T {
-        let s = uniqueStorage()
-        return try withUnsafePointer(to: activeStates) { (states) throws(ScriptError) -> T in
-            s.activeStates = states
-            defer { s.activeStates = nil }
-            return try body(s.session)
-        }
+        // The storage made unique, then lent to a method of its own, not held in a local: the
+        // model is `inout`, which nothing else reaches during the call, so the storage read from
+        // it is borrowed. A local reference was a retain and a release per evaluation.
+        makeStorageUnique()
+        return try storage.unsafelyUnwrapped.evaluate(activeStates, body)
+    }
+
+    /// Makes ``storage`` the model's own (and not `nil`), as ``uniqueStorage()`` does.
+    @inline(__always)
+    private mutating func makeStorageUnique() {
+        if isKnownUniquelyReferenced(&storage), storage != nil { return }
+        _ = uniqueStorage()
     }
 
     // MARK: - Variables
@@ -180,6 +186,16 @@ extension ECMAScriptDataModel {
                     throw ScriptError(.type, "In() takes the id of a state, as a string")
                 }
                 return .boolean(self.activeStates?.pointee.contains(id) ?? false)
+            }
+        }
+
+        /// Runs `body` on the session, with `In()` answering from `activeStates` (see
+        /// ``ECMAScriptDataModel/withSession(_:_:)``).
+        func evaluate<T>(_ activeStates: ActiveStateSet, _ body: (ScriptSession) throws(ScriptError) -> T) throws(ScriptError) -> T {
+            try withUnsafePointer(to: activeStates) { (states) throws(ScriptError) -> T in
+                self.activeStates = states
+                defer { self.activeStates = nil }
+                return try body(session)
             }
         }
 

@@ -145,8 +145,11 @@ final class Interpreter {
 
     /// Reads a name: the scopes first (in the global scope, the identifier's slot hint, when it
     /// has one), then the host's functions, then the built-ins.
+    ///
+    /// The global scope is one scope with no parent: without a hint, its slot is the name's
+    /// slot, as ``Scope/value(of:)`` would find it.
     func lookup(_ name: Name, hint: SlotHint?, in scope: Scope, line: Int) throws(ScriptError) -> ScriptValue {
-        if let hint, scope === global {
+        if scope === global {
             if let i = global.slot(of: name, hint: hint) { return global.value(at: i) }
         } else if let v = scope.value(of: name) {
             return v
@@ -166,7 +169,7 @@ final class Interpreter {
     }
 
     func assign(_ name: Name, hint: SlotHint? = nil, _ value: ScriptValue, in scope: Scope, line: Int) throws(ScriptError) {
-        if let hint, scope === global {
+        if scope === global {
             if let i = global.slot(of: name, hint: hint) { return try update(global, slot: i, name, value, line: line) }
         } else if let (s, i) = scope.locate(name) {
             return try update(s, slot: i, name, value, line: line)

@@ -71,13 +71,17 @@ final class Scope {
     }
 
     /// The slot of `name` in this scope alone: the hint's when it holds `name`, else looked up
-    /// (and remembered in the hint).
+    /// (and remembered in the hint, when there is one).
+    ///
+    /// The hint is optional here, read through `?.`: a caller that unwrapped it first
+    /// (`if let hint`) held a reference of its own, a retain and a release at every read of a
+    /// global.
     @inline(__always)
-    func slot(of name: Name, hint: SlotHint) -> Int? {
-        let i = hint.slot
+    func slot(of name: Name, hint: SlotHint?) -> Int? {
+        let i = hint?.slot ?? Int.max
         if i < slots.count, slots[i].name == name { return i }
         guard let found = slotByName[name] else { return nil }
-        hint.slot = found
+        hint?.slot = found
         return found
     }
 

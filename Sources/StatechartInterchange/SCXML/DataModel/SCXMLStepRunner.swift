@@ -32,7 +32,7 @@ enum SCXMLStepRunner {
             case .block(let steps, let next):
                 guard next < steps.count else { continue }
                 frames.append(.block(steps, next: next + 1))
-                try execute(steps[next], loops: &loops, frames: &frames, scope: &scope, environment: environment)
+                try execute(steps, at: next, loops: &loops, frames: &frames, scope: &scope, environment: environment)
             case .loop(let step, let slot, let count, let next):
                 guard next < count, case .foreach(_, let item, let index, let body) = step.kind else {
                     loops -= 1
@@ -61,7 +61,7 @@ enum SCXMLStepRunner {
         var loops = 0
         var frames: [Frame] = []
         for i in steps.indices {
-            try execute(steps[i], loops: &loops, frames: &frames, scope: &scope, environment: environment)
+            try execute(steps, at: i, loops: &loops, frames: &frames, scope: &scope, environment: environment)
         }
     }
 
@@ -77,45 +77,50 @@ enum SCXMLStepRunner {
 
     /// Runs one step; pushes the frame to run next when the step has content of its own (a
     /// pushed frame, not a returned `Frame?`: destroying the optional cost more than `<raise>`).
+    ///
+    /// The step is named by its list and index, and read there: passed as a value, it was
+    /// copied out of the list for the call (its kind and its element's name, two reference
+    /// counts), although most steps only read their kind.
     private static func execute(
-        _ step: SCXMLStep, loops: inout Int, frames: inout [Frame], scope: inout Scope, environment: ChartEnvironment<SCXMLEvent>
+        _ steps: [SCXMLStep], at position: Int, loops: inout Int, frames: inout [Frame], scope: inout Scope,
+        environment: ChartEnvironment<SCXMLEvent>
     ) throws(SCXMLExecutionError) {
-        switch step.kind {
+        switch steps[position].kind {
         case .raise(let event):
             scope.raise(SCXMLEvent(event, kind: .internal))
         case .send(let send):
-            try SCXMLSendRunner.send(send, step: step, scope: &scope, environment: environment)
+            try SCXMLSendRunner.send(send, step: steps[position], scope: &scope, environment: environment)
         case .cancel(let id):
-            let value = try string(id, step, &scope, environment)
+            let value = try string(id, steps[position], &scope, environment)
             scope.cancel(sendID: value)
             // A delayed send to another session waits in the outbox (rule R86).
             scope.context.links.outbox.removeAll { $0.due != nil && $0.event.sendID == value }
         case .log(let label, let expr):
             guard let expr else { return scope.log(label) }
-            let value = try attempt(step) { () throws(ScriptError) in try scope.context.data.evaluateString(expr, in: environment) }
+            let value = try attempt(steps[position]) { () throws(ScriptError) in try scope.context.data.evaluateString(expr, in: environment) }
             scope.log(label.isEmpty ? value : "\(label): \(value)")
         case .assign(let location, .expression(let e)) where location.isLocation:
             // The usual `<assign location expr>`, matched without copying the whole value.
-            try attempt(step) { () throws(ScriptError) in try scope.context.data.assign(location, from: e, in: environment) }
+            try attempt(steps[position]) { () throws(ScriptError) in try scope.context.data.assign(location, from: e, in: environment) }
         case .assign(let location, let value):
-            try attempt(step) { () throws(ScriptError) in
+            try attempt(steps[position]) { () throws(ScriptError) in
                 guard location.isLocation else {
                     throw ScriptError(.syntax, "'\(location.source)' is not a location")
                 }
                 try assign(value, to: location, &scope.context.data, environment)
             }
         case .script(let program):
-            try attempt(step) { () throws(ScriptError) in try scope.context.data.run(program, in: environment) }
+            try attempt(steps[position]) { () throws(ScriptError) in try scope.context.data.run(program, in: environment) }
         case .branches(let branches):
             for branch in branches {
                 guard let condition = branch.condition else { return frames.append(.block(branch.steps, next: 0)) }
-                let holds = try attempt(step) { () throws(ScriptError) in
+                let holds = try attempt(steps[position]) { () throws(ScriptError) in
                     try scope.context.data.evaluateCondition(condition, in: environment)
                 }
                 if holds { return frames.append(.block(branch.steps, next: 0)) }
             }
         case .foreach(let array, let item, let index, _):
-            let items = try attempt(step) { () throws(ScriptError) -> Int in
+            let items = try attempt(steps[position]) { () throws(ScriptError) -> Int in
                 for location in [item] + (index.map { [$0] } ?? []) {
                     guard location.isLocation, isIdentifier(location.source) || scope.context.data.isDeclared(location.source)
                     else { throw ScriptError(.syntax, "'\(location.source)' is not a variable name") }
@@ -126,7 +131,7 @@ enum SCXMLStepRunner {
                 return try scope.context.data.beginIteration(of: array, slot: loops, in: environment)
             }
             loops += 1
-            frames.append(.loop(step, slot: loops - 1, count: items, next: 0))
+            frames.append(.loop(steps[position], slot: loops - 1, count: items, next: 0))
         }
     }
 
