@@ -87,9 +87,11 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     }
 
     func updatePlainSends() {
+        let hasAsyncGuards = machine.core.chart.hasAsyncGuards
+        sendNeedsAwaiting = !middleware.isEmpty || hasAsyncGuards
         plainSends =
             middleware.isEmpty && tracer == nil && configurationStreams.isEmpty && transitionStreams.isEmpty
-            && !machine.core.chart.hasAsyncGuards
+            && !hasAsyncGuards
     }
 
     // MARK: - Serialization
@@ -155,8 +157,10 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     }
 
     /// Whether something must be awaited before the machine takes an event: middleware or
-    /// asynchronous guards.
-    var sendNeedsAwaiting: Bool { !middleware.isEmpty || machine.core.chart.hasAsyncGuards }
+    /// asynchronous guards (kept up to date by ``updatePlainSends()``). Stored, not computed: this
+    /// code is compiled once for every machine type, and reading the machine's chart from it
+    /// looked up the machine's generic metadata at every send.
+    private(set) var sendNeedsAwaiting = false
 
     /// A send that needs no awaiting (see ``sendNeedsAwaiting``), shared by the awaited sends and
     /// the observable model's synchronous one: the clock caught up and the event processed. What
