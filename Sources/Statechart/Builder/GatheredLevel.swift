@@ -14,7 +14,12 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     /// Whether the state was declared (not only mentioned as a target).
     var declared: [Bool] = []
     var roles: [StateRole] = []
-    var transitions: [[TransitionSpec<S, Event, Context>]] = []
+    /// Every state's transitions in one array, in declaration order; each state's form a list
+    /// through ``nextTransition`` from ``firstTransition`` (no array per state).
+    var transitions: [TransitionSpec<S, Event, Context>] = []
+    var nextTransition: [Int32] = []
+    var firstTransition: [Int32] = []
+    var lastTransition: [Int32] = []
     /// Per ordinal, an index into ``extras``, or -1.
     var extrasIndex: [Int32] = []
     var extras: [StateExtras<S, Event, Context>] = []
@@ -32,13 +37,37 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
             values.append(s)
             declared.append(false)
             roles.append(.normal)
-            transitions.append([])
+            firstTransition.append(-1)
+            lastTransition.append(-1)
             extrasIndex.append(-1)
         }
         return ordinal
     }
 
     private static func read(_ value: inout Int) -> Int { value }
+
+    /// Appends a transition to a state's list.
+    mutating func addTransition(_ spec: TransitionSpec<S, Event, Context>, to ordinal: Int) {
+        let k = Int32(transitions.count)
+        transitions.append(spec)
+        nextTransition.append(-1)
+        let last = lastTransition[ordinal]
+        if last < 0 { firstTransition[ordinal] = k } else { nextTransition[Int(last)] = k }
+        lastTransition[ordinal] = k
+    }
+
+    /// Room for `states` states and as many transitions, so that a small level grows its tables once.
+    mutating func reserve(_ states: Int) {
+        values.reserveCapacity(states)
+        ordinalOf.reserveCapacity(states)
+        declared.reserveCapacity(states)
+        roles.reserveCapacity(states)
+        transitions.reserveCapacity(states)
+        nextTransition.reserveCapacity(states)
+        firstTransition.reserveCapacity(states)
+        lastTransition.reserveCapacity(states)
+        extrasIndex.reserveCapacity(states)
+    }
 
     mutating func declare(_ s: S) -> Int {
         let ordinal = touch(s)
@@ -90,6 +119,8 @@ struct StateExtras<S: Hashable & Sendable, Event: Hashable & Sendable, Context> 
 extension GatheredLevel {
     /// Gathers a machine's body and attachments, in first-mention order.
     init(_ machine: Machine<S, Event, Context>, name: String) throws(ChartError) {
+        // Usually one element declares one state: a first estimate of the level's size.
+        reserve(machine.elements.count + machine.attachments.count)
         for element in machine.elements {
             switch element.kind {
             case .state(let s, let role, let content):
@@ -97,7 +128,7 @@ extension GatheredLevel {
                 if role != .normal { roles[o] = role }
                 for item in content { try add(item, to: o, value: s) }
             case .transition(let sources, let spec):
-                for s in sources { transitions[declare(s)].append(spec) }
+                for s in sources { addTransition(spec, to: declare(s)) }
                 touchTargets(spec)
             case .anyState(let items):
                 for item in items {
@@ -120,7 +151,7 @@ extension GatheredLevel {
     private mutating func add(_ item: StateElement<S, Event, Context>, to o: Int, value s: S) throws(ChartError) {
         switch item.kind {
         case .transition(let t):
-            transitions[o].append(t)
+            addTransition(t, to: o)
             touchTargets(t)
         case .entry(let a):
             if case .withNeighbour = a { needsLookups = true }

@@ -72,35 +72,45 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         let idOf: [S: String] = g.needsLookups ? Dictionary(uniqueKeysWithValues: zip(g.values, ids)) : [:]
         let targets = LevelTargets(ordinalOf: g.ordinalOf, ids: ids, idOf: idOf)
 
-        for (o, s) in g.values.enumerated() {
+        // Indices, not `enumerated()`: unspecialized, each step of an enumerated sequence of a
+        // generic element type looked its metadata up again.
+        for o in g.values.indices {
+            let s = g.values[o]
             let id = ids[o]
             let role = g.roles[o]
+            // Most states of a large chart declare only transitions: they skip everything below that reads extras.
             let extras = g.extras(of: o)
-            let children = extras?.children ?? []
+            let childCount = extras?.children.count ?? 0
             let isFinal = role == .final || role == .finalGlobal
-            if isFinal, !children.isEmpty {
+            if isFinal, childCount > 0 {
                 throw .invalidStructure(id, reason: "a final state cannot have attached children", location: nil)
             }
             let node = addNode(
-                id, kind: isFinal ? .final : (children.count >= 2 ? .parallel : .state), in: container,
+                id, kind: isFinal ? .final : (childCount >= 2 ? .parallel : .state), in: container,
                 value: AnyHashable(s), level: levelIndex)
-            for a in extras?.entries ?? [] { definition.addOnEntry([lookup.action(a, entering: true)], to: node) }
-            for a in extras?.exits ?? [] { definition.addOnExit([lookup.action(a, entering: false)], to: node) }
             // The state whose done event says that one child finished (rule R67): the region
             // of each of several children, or the state itself for a single child.
             var doneStateOfChild: [String: String] = [:]
-            if children.count == 1 {
-                try emitChild(children[0], into: node, id: id)
-                doneStateOfChild[children[0].name ?? "region1"] = id
-            } else if children.count > 1 {
-                for (i, child) in children.enumerated() {
-                    let regionID = "\(id).\(child.name ?? "region\(i + 1)")"
-                    let region = addNode(regionID, in: node)
-                    try emitChild(child, into: region, id: regionID)
-                    doneStateOfChild[child.name ?? "region\(i + 1)"] = regionID
+            if let extras {
+                for a in extras.entries { definition.addOnEntry([lookup.action(a, entering: true)], to: node) }
+                for a in extras.exits { definition.addOnExit([lookup.action(a, entering: false)], to: node) }
+                let children = extras.children
+                if children.count == 1 {
+                    try emitChild(children[0], into: node, id: id)
+                    doneStateOfChild[children[0].name ?? "region1"] = id
+                } else if children.count > 1 {
+                    for (i, child) in children.enumerated() {
+                        let regionID = "\(id).\(child.name ?? "region\(i + 1)")"
+                        let region = addNode(regionID, in: node)
+                        try emitChild(child, into: region, id: regionID)
+                        doneStateOfChild[child.name ?? "region\(i + 1)"] = regionID
+                    }
                 }
             }
-            for var spec in g.transitions[o] {
+            var k = g.firstTransition[o]
+            while k >= 0 {
+                var spec = g.transitions[Int(k)]
+                k = g.nextTransition[Int(k)]
                 if let child = spec.doneOfChild {
                     guard let doneState = doneStateOfChild[child] else {
                         throw .invalidStructure(
@@ -110,8 +120,12 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 }
                 addTransition(spec, from: node, sourceID: id, targets: targets)
             }
+            guard let extras else {
+                levels[levelIndex].add(id: id, role: role, routes: [], barrier: nil, dynamic: nil)
+                continue
+            }
             // Delayed transitions: a timer started on entry and cancelled on exit (rule R45).
-            for (k, (delay, spec)) in (extras?.afters ?? []).enumerated() {
+            for (k, (delay, spec)) in extras.afters.enumerated() {
                 let key = "\(id)#\(k)"
                 definition.addOnEntry([.startTimer(key, after: delay)], to: node)
                 definition.addOnExit([.cancelTimer(key)], to: node)
@@ -119,9 +133,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 timed.event = .timer(key)
                 addTransition(timed, from: node, sourceID: id, targets: targets)
             }
-            for invocation in extras?.invocations ?? [] { definition.addInvocation(invocation, to: node) }
+            for invocation in extras.invocations { definition.addInvocation(invocation, to: node) }
             var barrier: (@Sendable (String, Context) -> BarrierAnswer)?
-            if let b = extras?.barrier {
+            if let b = extras.barrier {
                 barrier = { sourceID, ctx in
                     // The runtime passes the active state of this level (rule R69).
                     guard let source = lookup.valueOf[sourceID] else {
@@ -131,14 +145,14 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 }
             }
             var dynamic: (@Sendable (Context) -> String)?
-            if let d = extras?.dynamic {
+            if let d = extras.dynamic {
                 dynamic = { ctx in
                     let next = d(ctx)
                     return idOf[next] ?? "\(next)"
                 }
             }
             levels[levelIndex].add(
-                id: id, role: role, routes: (extras?.routes ?? []).compactMap { targets.id(of: $0) }, barrier: barrier,
+                id: id, role: role, routes: extras.routes.compactMap { targets.id(of: $0) }, barrier: barrier,
                 dynamic: dynamic)
         }
         // A level's any-state routes belong to that level (rule R33): declared on its container as
@@ -198,7 +212,11 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         t.asyncGuard = spec.asyncGuard
         switch spec.target {
         case .none: break
-        case .states(let ss): t.targets = ss.map { targets.id(of: $0)! }
+        case .states(let ss):
+            var ids: [String] = []
+            ids.reserveCapacity(ss.count)
+            for i in ss.indices { ids.append(targets.id(of: ss[i])!) }
+            t.targets = ids
         case .refs(let refs):
             refFixups.append((node.rawValue, definition.transitions.count, refs))
         case .dynamic(let f):
