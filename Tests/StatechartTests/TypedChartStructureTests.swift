@@ -133,4 +133,42 @@ struct TypedChartStructureTests {
         #expect(m.state == 1)
         #expect(m.activeStateIDs == ["1.0"])
     }
+
+    /// Two values that describe themselves alike.
+    struct Twin: Hashable, Sendable, CustomStringConvertible {
+        let n: Int
+        var description: String { "twin" }
+    }
+
+    @Test("a child machine attached in several places is gathered once: ids, errors and its own attachments per place")
+    func childAttachedInSeveralPlaces() throws {
+        // The same child under two parents, and a copy of it with a child of its own (gathered afresh).
+        let leaf = Machine<Int, TypedStructureEvent, Void>(initial: 0) {
+            When(0) { On(.next, to: 1) }
+            When(1) { On(.next, to: 0) }
+        }
+        let nested = leaf.attaching(child: leaf, to: 1)
+        var top = Machine<Int, TypedStructureEvent, Void>(initial: 0) {
+            When(0) { On(.jump, to: 1) }
+            When(1) { On(.jump, to: 2) }
+            When(2) { On(.jump, to: 0) }
+        }
+        top.attach(child: leaf, to: 0)
+        top.attach(child: leaf, to: 1)
+        top.attach(child: nested, to: 2)
+        let chart = try TypedChart(top).chart
+        #expect(chart.ids == ["", "0", "0.0", "0.1", "1", "1.0", "1.1", "2", "2.0", "2.1", "2.1.0", "2.1.1"])
+        // Descriptions that collide are an error wherever the child is attached; the id names the first place.
+        let twins = Machine<Twin, TypedStructureEvent, Void>(initial: Twin(n: 0)) {
+            When(Twin(n: 0))
+            When(Twin(n: 1))
+        }
+        var twice = Machine<Int, TypedStructureEvent, Void>(initial: 0) {
+            When(0)
+            When(1)
+        }
+        twice.attach(child: twins, to: 0)
+        twice.attach(child: twins, to: 1)
+        #expect(throws: ChartError.duplicateStateID("0.twin", first: nil, second: nil)) { try TypedChart(twice) }
+    }
 }

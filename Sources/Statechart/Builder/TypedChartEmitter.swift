@@ -24,6 +24,8 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     /// Ids of states that are only ever mentioned as targets, never declared (rule R65).
     var mentionedOnly: [String] = []
     var depth = 0
+    /// Gathered machines by the storage of their elements (see ``gather(_:name:)``).
+    private var gatheredByElements: [UnsafeRawPointer: AnyObject] = [:]
 
     init(name: String) {
         definition = ChartDefinition(name: name)
@@ -48,13 +50,14 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         defer { depth -= 1 }
         if depth > 512 { throw .attachCycle([prefix]) }
         let levelName = prefix.isEmpty ? (machine.name ?? "\(S.self)") : prefix
-        let g = try GatheredLevel(machine, name: levelName)
+        let gathered = try gather(machine, name: levelName)
+        let g = gathered.level
         guard !g.values.isEmpty else { throw .missingInitialState(levelName, location: nil) }
         // Each value is described once; its id is the level's prefix and that description.
-        var ids: [String] = []
-        ids.reserveCapacity(g.values.count)
-        for s in g.values { ids.append(prefix.isEmpty ? "\(s)" : "\(prefix).\(s)") }
-        if let duplicate = Self.firstRepeated(ids) { throw .duplicateStateID(duplicate, first: nil, second: nil) }
+        let ids = prefix.isEmpty ? gathered.names : gathered.names.map { prefix + "." + $0 }
+        if let duplicate = gathered.repeatedName {
+            throw .duplicateStateID(prefix.isEmpty ? duplicate : prefix + "." + duplicate, first: nil, second: nil)
+        }
         for o in ids.indices where !g.declared[o] { mentionedOnly.append(ids[o]) }
         let initialOrdinal: Int
         if let initial = machine.initial {
@@ -72,9 +75,10 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         let idOf: [S: String] = g.needsLookups ? Dictionary(uniqueKeysWithValues: zip(g.values, ids)) : [:]
         let targets = LevelTargets(ordinalOf: g.ordinalOf, ids: ids, idOf: idOf)
 
-        // Indices, not `enumerated()`: unspecialized, each step of an enumerated sequence of a
-        // generic element type looked its metadata up again.
-        for o in g.values.indices {
+        // A range of Int, not `enumerated()` or `indices`: unspecialized, each step of an
+        // enumerated sequence of a generic element looked its metadata up again, and a generic
+        // array's `indices` is the generic `Collection` one.
+        for o in 0..<g.values.count {
             let s = g.values[o]
             let id = ids[o]
             let role = g.roles[o]
@@ -171,8 +175,31 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         return ids[initialOrdinal]
     }
 
-    /// The first id, in order, that repeats an earlier one. A level's values are distinct, so ids
-    /// collide only when two values have the same description.
+    /// A machine's gathered declarations and the descriptions of its values, reused for each
+    /// place the same child machine is attached.
+    ///
+    /// The key is the storage of the machine's elements: machines that share it have the same
+    /// elements (an array copies its storage before a change), and every machine stays alive, with
+    /// its storage, while the top machine is emitted, so an address is never reused meanwhile. A
+    /// machine with attachments of its own is gathered afresh (its attachments are part of it).
+    private mutating func gather<S>(_ machine: Machine<S, Event, Context>, name: String) throws(ChartError)
+        -> GatheredMachine<S, Event, Context>
+    {
+        let key: UnsafeRawPointer? =
+            machine.attachments.isEmpty
+            ? machine.elements.withUnsafeBufferPointer { $0.baseAddress.map { UnsafeRawPointer($0) } } : nil
+        if let key, let known = gatheredByElements[key] as? GatheredMachine<S, Event, Context> { return known }
+        let level = try GatheredLevel(machine, name: name)
+        var names: [String] = []
+        names.reserveCapacity(level.values.count)
+        for o in 0..<level.values.count { names.append("\(level.values[o])") }
+        let gathered = GatheredMachine(level: level, names: names, repeatedName: Self.firstRepeated(names))
+        if let key { gatheredByElements[key] = gathered }
+        return gathered
+    }
+
+    /// The first description, in order, that repeats an earlier one. A level's values are
+    /// distinct, so their ids collide only when two values have the same description.
     private static func firstRepeated(_ ids: [String]) -> String? {
         // A small level (the common child machine) compares directly, without building a set.
         if ids.count <= 32 {
@@ -215,7 +242,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         case .states(let ss):
             var ids: [String] = []
             ids.reserveCapacity(ss.count)
-            for i in ss.indices { ids.append(targets.id(of: ss[i])!) }
+            for i in 0..<ss.count { ids.append(targets.id(of: ss[i])!) }
             t.targets = ids
         case .refs(let refs):
             refFixups.append((node.rawValue, definition.transitions.count, refs))
@@ -257,6 +284,20 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             }
             definition.setTargets(ids, ofTransition: fix.transition)
         }
+    }
+}
+
+/// A machine's declarations gathered once, with the description of each value and the first
+/// description that repeats an earlier one (two values that would get the same id).
+final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, Context> {
+    let level: GatheredLevel<S, Event, Context>
+    let names: [String]
+    let repeatedName: String?
+
+    init(level: GatheredLevel<S, Event, Context>, names: [String], repeatedName: String?) {
+        self.level = level
+        self.names = names
+        self.repeatedName = repeatedName
     }
 }
 
