@@ -94,14 +94,14 @@ struct AnyChildMachine<Event: Hashable & Sendable, Context>: Sendable {
     let name: String?
     let history: AttachmentHistory
     let emit:
-        @Sendable (inout TypedChartEmitter<Event, Context>, ChartDefinition<Event, Context>.Node, String, [AnyHashable])
+        @Sendable (inout TypedChartEmitter<Event, Context>, ChartDefinition<Event, Context>.Node, String)
             throws(ChartError) -> String
 
     init<S>(_ machine: Machine<S, Event, Context>, history: AttachmentHistory) {
         self.name = machine.name
         self.history = history
-        self.emit = { (emitter: inout TypedChartEmitter<Event, Context>, container, prefix, path) throws(ChartError) in
-            try emitter.emitLevel(machine, container: container, prefix: prefix, path: path)
+        self.emit = { (emitter: inout TypedChartEmitter<Event, Context>, container, prefix) throws(ChartError) in
+            try emitter.emitLevel(machine, container: container, prefix: prefix)
         }
     }
 }

@@ -19,27 +19,45 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     public init<State>(_ machine: Machine<State, Event, Context>) throws(ChartError) {
         var emitter = TypedChartEmitter<Event, Context>(name: machine.name ?? "\(State.self)")
         let root = emitter.definition.root
-        let initial = try emitter.emitLevel(machine, container: root, prefix: "", path: [])
+        let initial = try emitter.emitLevel(machine, container: root, prefix: "")
         emitter.definition.setInitial([initial], of: root)
         try emitter.resolveReferences()
         let chart = try Chart(emitter.definition)
         self.chart = chart
+        let reordered = Self.reorderedIndices(of: emitter.definition, in: chart)
         var valueByIndex = [AnyHashable?](repeating: nil, count: chart.stateCount)
         var indicesByValue: [AnyHashable: [Int32]] = [:]
         var levelOfIndex = [Int32](repeating: -1, count: chart.stateCount)
-        for (i, id) in chart.ids.enumerated() where i > 0 {
-            if let v = emitter.values[id] {
-                valueByIndex[i] = v
-                indicesByValue[v, default: []].append(Int32(i))
+        for (node, value) in emitter.valueOfNode.enumerated() {
+            let i = reordered?[node] ?? Int32(node)
+            if let value {
+                valueByIndex[Int(i)] = value
+                indicesByValue[value, default: []].append(i)
             }
-            if let l = emitter.levelOfState[id] { levelOfIndex[i] = Int32(l) }
+            levelOfIndex[Int(i)] = emitter.levelOfNode[node]
         }
+        // The same value at several indices (a machine attached in several places) is listed in index order.
+        if reordered != nil { indicesByValue = indicesByValue.mapValues { $0.sorted() } }
         self.valueByIndex = valueByIndex
         self.indicesByValue = indicesByValue
         self.levelOfIndex = levelOfIndex
         self.levels = emitter.levels
-        self.containerOfLevel = emitter.levels.map { chart.state(withID: $0.container)?.index ?? 0 }
+        self.containerOfLevel = emitter.containerOfLevel.map { reordered?[Int($0)] ?? $0 }
         self.mentionedOnly = emitter.mentionedOnly.compactMap { chart.state(withID: $0)?.index }
+    }
+
+    /// The chart index of each definition node, or `nil` when it is the node's own index. The
+    /// compiler numbers states in document order, and the emitter adds every node in that order
+    /// (a state, then what is attached to it), so the two agree; checking costs one comparison of
+    /// ids per state, and a lookup by id is the fallback should they ever differ.
+    private static func reorderedIndices(of definition: ChartDefinition<Event, Context>, in chart: Chart<Event, Context>)
+        -> [Int32]?
+    {
+        let ids = chart.ids
+        if ids.count == definition.nodeCount, ids.indices.allSatisfy({ ids[$0] == definition.id(of: .init($0)) }) {
+            return nil
+        }
+        return (0..<definition.nodeCount).map { chart.state(withID: definition.id(of: .init($0)))?.index ?? 0 }
     }
 
     /// The typed value of a state (`nil` for the root, regions and history pseudo-states).

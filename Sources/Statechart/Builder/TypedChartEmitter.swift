@@ -9,172 +9,112 @@
 /// that they act inside the child's level only (rule R33).
 struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     var definition: ChartDefinition<Event, Context>
-    var values: [String: AnyHashable] = [:]
-    var valuePaths: [String: [AnyHashable]] = [:]
+    /// By definition node: the state's typed value (`nil` for the root, regions and history
+    /// pseudo-states). Indexed by node, not keyed by id: a million-state chart hashed a million
+    /// ids into each of three dictionaries here and looked each up again in ``TypedChart``.
+    var valueOfNode: [AnyHashable?] = [nil]
+    /// By definition node: the index of the level the state belongs to, or -1.
+    var levelOfNode: [Int32] = [-1]
     var levels: [TypedLevel<Context>] = []
-    var levelOfState: [String: Int] = [:]
+    /// By level: the definition node of its container.
+    var containerOfLevel: [Int32] = []
     /// Transitions whose targets are ``StateRef``s: the transition's index in the definition's
     /// ``ChartDefinition/transitions``, and its source node for diagnostics.
     var refFixups: [(node: Int, transition: Int, refs: [StateRef])] = []
     /// Ids of states that are only ever mentioned as targets, never declared (rule R65).
     var mentionedOnly: [String] = []
     var depth = 0
+    /// Gathered machines by the storage of their elements (see ``gather(_:name:)``).
+    private var gatheredByElements: [UnsafeRawPointer: AnyObject] = [:]
 
     init(name: String) {
         definition = ChartDefinition(name: name)
     }
 
-    /// Per-state declarations gathered from a machine body, in first-mention order.
-    ///
-    /// Mentioning a state adds it (rule R65): the order is that of first mention, whether the
-    /// mention declares the state (`When`, `Final`, a flat transition's source, an attachment) or
-    /// only targets it. `declared` tells the two apart for ``TypedChart/validate()``.
-    struct Gathered<S: Hashable & Sendable> {
-        var order: [S] = []
-        var declared: Set<S> = []
-        var roles: [S: StateRole] = [:]
-        var transitions: [S: [TransitionSpec<S, Event, Context>]] = [:]
-        var entries: [S: [ActionSpec<S, Event, Context>]] = [:]
-        var exits: [S: [ActionSpec<S, Event, Context>]] = [:]
-        var children: [S: [AnyChildMachine<Event, Context>]] = [:]
-        var routes: [S: [S]] = [:]
-        var barriers: [S: @Sendable (S, Context) -> Barrier<S>] = [:]
-        var dynamics: [S: @Sendable (Context) -> S] = [:]
-        var anyState: [TransitionSpec<S, Event, Context>] = []
-        var afters: [S: [(Duration, TransitionSpec<S, Event, Context>)]] = [:]
-        var invocations: [S: [Invocation<Event, Context>]] = [:]
-
-        mutating func touch(_ s: S) {
-            if roles[s] == nil {
-                roles[s] = .normal
-                order.append(s)
-            }
-        }
-
-        mutating func declare(_ s: S) {
-            touch(s)
-            declared.insert(s)
-        }
-    }
-
-    private func gather<S>(_ machine: Machine<S, Event, Context>, name: String) throws(ChartError) -> Gathered<S> {
-        var g = Gathered<S>()
-        func touchTargets(_ spec: TransitionSpec<S, Event, Context>) {
-            if case .states(let ts) = spec.target { for t in ts { g.touch(t) } }
-        }
-        for element in machine.elements {
-            switch element.kind {
-            case .state(let s, let role, let content):
-                g.declare(s)
-                if role != .normal { g.roles[s] = role }
-                for item in content {
-                    switch item.kind {
-                    case .transition(let t):
-                        g.transitions[s, default: []].append(t)
-                        touchTargets(t)
-                    case .entry(let a): g.entries[s, default: []].append(a)
-                    case .exit(let a): g.exits[s, default: []].append(a)
-                    case .attach(let c): g.children[s, default: []].append(c)
-                    case .routes(let rs):
-                        g.routes[s, default: []].append(contentsOf: rs)
-                        for r in rs { g.touch(r) }
-                    case .barrier(let b):
-                        if g.barriers[s] != nil {
-                            throw .invalidStructure("\(s)", reason: "a state has at most one transition barrier", location: nil)
-                        }
-                        g.barriers[s] = b
-                    case .dynamic(let d):
-                        if g.dynamics[s] != nil {
-                            throw .invalidStructure("\(s)", reason: "a state has at most one dynamic transition", location: nil)
-                        }
-                        g.dynamics[s] = d
-                    case .after(let delay, let t):
-                        g.afters[s, default: []].append((delay, t))
-                        touchTargets(t)
-                    case .invoke(let i):
-                        g.invocations[s, default: []].append(i)
-                    }
-                }
-            case .transition(let sources, let spec):
-                for s in sources {
-                    g.declare(s)
-                    g.transitions[s, default: []].append(spec)
-                }
-                touchTargets(spec)
-            case .anyState(let items):
-                for item in items {
-                    guard case .transition(let t) = item.kind else {
-                        throw .invalidStructure(name, reason: "AnyState holds only transitions", location: nil)
-                    }
-                    g.anyState.append(t)
-                    touchTargets(t)
-                }
-            case .states(let list):
-                for s in list { g.declare(s) }
-            }
-        }
-        for (s, child) in machine.attachments {
-            g.declare(s)
-            g.children[s, default: []].append(child)
-        }
-        return g
+    /// Adds a node to the definition and records its value and level.
+    private mutating func addNode(
+        _ id: String, kind: StateKind = .state, in parent: ChartDefinition<Event, Context>.Node,
+        value: AnyHashable? = nil, level: Int = -1
+    ) -> ChartDefinition<Event, Context>.Node {
+        let node = definition.addState(id, kind: kind, in: parent)
+        valueOfNode.append(value)
+        levelOfNode.append(Int32(level))
+        return node
     }
 
     /// Emits one machine's states into `container`; returns the id of its initial state.
     mutating func emitLevel<S>(
-        _ machine: Machine<S, Event, Context>, container: ChartDefinition<Event, Context>.Node, prefix: String,
-        path: [AnyHashable]
+        _ machine: Machine<S, Event, Context>, container: ChartDefinition<Event, Context>.Node, prefix: String
     ) throws(ChartError) -> String {
         depth += 1
         defer { depth -= 1 }
         if depth > 512 { throw .attachCycle([prefix]) }
         let levelName = prefix.isEmpty ? (machine.name ?? "\(S.self)") : prefix
-        let g = try gather(machine, name: levelName)
-        guard let first = g.order.first else { throw .missingInitialState(levelName, location: nil) }
-        var idOf: [S: String] = [:]
-        var valueOf: [String: S] = [:]
-        for s in g.order {
-            let id = prefix.isEmpty ? "\(s)" : "\(prefix).\(s)"
-            if valueOf[id] != nil { throw .duplicateStateID(id, first: nil, second: nil) }
-            idOf[s] = id
-            valueOf[id] = s
-            if !g.declared.contains(s) { mentionedOnly.append(id) }
+        let gathered = try gather(machine, name: levelName)
+        let g = gathered.level
+        guard !g.values.isEmpty else { throw .missingInitialState(levelName, location: nil) }
+        // Each value is described once; its id is the level's prefix and that description.
+        let ids = prefix.isEmpty ? gathered.names : gathered.names.map { prefix + "." + $0 }
+        if let duplicate = gathered.repeatedName {
+            throw .duplicateStateID(prefix.isEmpty ? duplicate : prefix + "." + duplicate, first: nil, second: nil)
         }
-        let initial = machine.initial ?? first
-        guard let initialID = idOf[initial] else { throw .unknownTarget("\(initial)", from: levelName, location: nil) }
+        for o in ids.indices where !g.declared[o] { mentionedOnly.append(ids[o]) }
+        let initialOrdinal: Int
+        if let initial = machine.initial {
+            guard let o = g.ordinalOf[initial] else { throw .unknownTarget("\(initial)", from: levelName, location: nil) }
+            initialOrdinal = o
+        } else {
+            initialOrdinal = 0
+        }
         let levelIndex = levels.count
         levels.append(TypedLevel(container: container.rawValue == 0 ? "" : definition.id(of: container)))
-        let lookup = LevelValues(valueOf: valueOf)
+        containerOfLevel.append(Int32(container.rawValue))
+        levels[levelIndex].stateIDs.reserveCapacity(ids.count)
+        // Closures that map between values and ids at run time share these tables; most levels have none.
+        let lookup = LevelValues(valueOf: g.needsLookups ? Dictionary(uniqueKeysWithValues: zip(ids, g.values)) : [:])
+        let idOf: [S: String] = g.needsLookups ? Dictionary(uniqueKeysWithValues: zip(g.values, ids)) : [:]
+        let targets = LevelTargets(ordinalOf: g.ordinalOf, ids: ids, idOf: idOf)
 
-        for s in g.order {
-            let id = idOf[s]!
-            let role = g.roles[s] ?? .normal
-            let children = g.children[s] ?? []
+        // A range of Int, not `enumerated()` or `indices`: unspecialized, each step of an
+        // enumerated sequence of a generic element looked its metadata up again, and a generic
+        // array's `indices` is the generic `Collection` one.
+        for o in 0..<g.values.count {
+            let s = g.values[o]
+            let id = ids[o]
+            let role = g.roles[o]
+            // Most states of a large chart declare only transitions: they skip everything below that reads extras.
+            let extras = g.extras(of: o)
+            let childCount = extras?.children.count ?? 0
             let isFinal = role == .final || role == .finalGlobal
-            if isFinal, !children.isEmpty {
+            if isFinal, childCount > 0 {
                 throw .invalidStructure(id, reason: "a final state cannot have attached children", location: nil)
             }
-            let node = definition.addState(id, kind: isFinal ? .final : (children.count >= 2 ? .parallel : .state), in: container)
-            values[id] = AnyHashable(s)
-            valuePaths[id] = path + [AnyHashable(s)]
-            levelOfState[id] = levelIndex
-            for a in g.entries[s] ?? [] { definition.addOnEntry([lookup.action(a, entering: true)], to: node) }
-            for a in g.exits[s] ?? [] { definition.addOnExit([lookup.action(a, entering: false)], to: node) }
+            let node = addNode(
+                id, kind: isFinal ? .final : (childCount >= 2 ? .parallel : .state), in: container,
+                value: AnyHashable(s), level: levelIndex)
             // The state whose done event says that one child finished (rule R67): the region
             // of each of several children, or the state itself for a single child.
             var doneStateOfChild: [String: String] = [:]
-            if children.count == 1 {
-                try emitChild(children[0], into: node, id: id, path: path + [AnyHashable(s)])
-                doneStateOfChild[children[0].name ?? "region1"] = id
-            } else if children.count > 1 {
-                for (i, child) in children.enumerated() {
-                    let regionID = "\(id).\(child.name ?? "region\(i + 1)")"
-                    let region = definition.addState(regionID, in: node)
-                    try emitChild(child, into: region, id: regionID, path: path + [AnyHashable(s)])
-                    doneStateOfChild[child.name ?? "region\(i + 1)"] = regionID
+            if let extras {
+                for a in extras.entries { definition.addOnEntry([lookup.action(a, entering: true)], to: node) }
+                for a in extras.exits { definition.addOnExit([lookup.action(a, entering: false)], to: node) }
+                let children = extras.children
+                if children.count == 1 {
+                    try emitChild(children[0], into: node, id: id)
+                    doneStateOfChild[children[0].name ?? "region1"] = id
+                } else if children.count > 1 {
+                    for (i, child) in children.enumerated() {
+                        let regionID = "\(id).\(child.name ?? "region\(i + 1)")"
+                        let region = addNode(regionID, in: node)
+                        try emitChild(child, into: region, id: regionID)
+                        doneStateOfChild[child.name ?? "region\(i + 1)"] = regionID
+                    }
                 }
             }
-            for var spec in g.transitions[s] ?? [] {
+            var k = g.firstTransition[o]
+            while k >= 0 {
+                var spec = g.transitions[Int(k)]
+                k = g.nextTransition[Int(k)]
                 if let child = spec.doneOfChild {
                     guard let doneState = doneStateOfChild[child] else {
                         throw .invalidStructure(
@@ -182,39 +122,41 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                     }
                     spec.event = .done(doneState)
                 }
-                try addTransition(spec, from: node, sourceID: id, idOf: idOf)
+                addTransition(spec, from: node, sourceID: id, targets: targets)
+            }
+            guard let extras else {
+                levels[levelIndex].add(id: id, role: role, routes: [], barrier: nil, dynamic: nil)
+                continue
             }
             // Delayed transitions: a timer started on entry and cancelled on exit (rule R45).
-            for (k, (delay, spec)) in (g.afters[s] ?? []).enumerated() {
+            for (k, (delay, spec)) in extras.afters.enumerated() {
                 let key = "\(id)#\(k)"
                 definition.addOnEntry([.startTimer(key, after: delay)], to: node)
                 definition.addOnExit([.cancelTimer(key)], to: node)
                 var timed = spec
                 timed.event = .timer(key)
-                try addTransition(timed, from: node, sourceID: id, idOf: idOf)
+                addTransition(timed, from: node, sourceID: id, targets: targets)
             }
-            for invocation in g.invocations[s] ?? [] { definition.addInvocation(invocation, to: node) }
+            for invocation in extras.invocations { definition.addInvocation(invocation, to: node) }
             var barrier: (@Sendable (String, Context) -> BarrierAnswer)?
-            if let b = g.barriers[s] {
-                let ids = idOf
+            if let b = extras.barrier {
                 barrier = { sourceID, ctx in
                     // The runtime passes the active state of this level (rule R69).
                     guard let source = lookup.valueOf[sourceID] else {
                         preconditionFailure("a barrier's source '\(sourceID)' is a state of its level")
                     }
-                    return lookup.answer(b(source, ctx), idOf: ids)
+                    return lookup.answer(b(source, ctx), idOf: idOf)
                 }
             }
             var dynamic: (@Sendable (Context) -> String)?
-            if let d = g.dynamics[s] {
-                let ids = idOf
+            if let d = extras.dynamic {
                 dynamic = { ctx in
                     let next = d(ctx)
-                    return ids[next] ?? "\(next)"
+                    return idOf[next] ?? "\(next)"
                 }
             }
             levels[levelIndex].add(
-                id: id, role: role, routes: (g.routes[s] ?? []).compactMap { idOf[$0] }, barrier: barrier,
+                id: id, role: role, routes: extras.routes.compactMap { targets.id(of: $0) }, barrier: barrier,
                 dynamic: dynamic)
         }
         // A level's any-state routes belong to that level (rule R33): declared on its container as
@@ -227,24 +169,61 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 throw .invalidStructure(levelName, reason: "OnDone(child:) belongs to the state the child is attached to", location: nil)
             }
             spec.kind = .internal
-            try addTransition(spec, from: container, sourceID: levelName, idOf: idOf)
+            addTransition(spec, from: container, sourceID: levelName, targets: targets)
         }
-        for s in g.order { definition.addRequestRoute(to: idOf[s]!, within: container) }
-        return initialID
+        for id in ids { definition.addRequestRoute(to: id, within: container) }
+        return ids[initialOrdinal]
+    }
+
+    /// A machine's gathered declarations and the descriptions of its values, reused for each
+    /// place the same child machine is attached.
+    ///
+    /// The key is the storage of the machine's elements: machines that share it have the same
+    /// elements (an array copies its storage before a change), and every machine stays alive, with
+    /// its storage, while the top machine is emitted, so an address is never reused meanwhile. A
+    /// machine with attachments of its own is gathered afresh (its attachments are part of it).
+    private mutating func gather<S>(_ machine: Machine<S, Event, Context>, name: String) throws(ChartError)
+        -> GatheredMachine<S, Event, Context>
+    {
+        let key: UnsafeRawPointer? =
+            machine.attachments.isEmpty
+            ? machine.elements.withUnsafeBufferPointer { $0.baseAddress.map { UnsafeRawPointer($0) } } : nil
+        if let key, let known = gatheredByElements[key] as? GatheredMachine<S, Event, Context> { return known }
+        let level = try GatheredLevel(machine, name: name)
+        var names: [String] = []
+        names.reserveCapacity(level.values.count)
+        for o in 0..<level.values.count { names.append("\(level.values[o])") }
+        let gathered = GatheredMachine(level: level, names: names, repeatedName: Self.firstRepeated(names))
+        if let key { gatheredByElements[key] = gathered }
+        return gathered
+    }
+
+    /// The first description, in order, that repeats an earlier one. A level's values are
+    /// distinct, so their ids collide only when two values have the same description.
+    private static func firstRepeated(_ ids: [String]) -> String? {
+        // A small level (the common child machine) compares directly, without building a set.
+        if ids.count <= 32 {
+            for o in ids.indices {
+                for p in 0..<o where ids[p] == ids[o] { return ids[o] }
+            }
+            return nil
+        }
+        var seen = Set<String>(minimumCapacity: ids.count)
+        for id in ids where !seen.insert(id).inserted { return id }
+        return nil
     }
 
     /// Emits an attached child into `node` and sets `node`'s initial: the child's initial state,
     /// or a history pseudo-state whose default is that state (rule R23).
     private mutating func emitChild(
-        _ child: AnyChildMachine<Event, Context>, into node: ChartDefinition<Event, Context>.Node, id: String,
-        path: [AnyHashable]
+        _ child: AnyChildMachine<Event, Context>, into node: ChartDefinition<Event, Context>.Node, id: String
     ) throws(ChartError) {
-        let childInitial = try child.emit(&self, node, id, path)
+        let childInitial = try child.emit(&self, node, id)
         if child.history == .none {
             definition.setInitial([childInitial], of: node)
         } else {
             let historyID = "\(id).history"
-            let h = definition.addState(historyID, kind: .history(child.history == .deep ? .deep : .shallow), in: node)
+            let h = addNode(historyID, kind: .history(child.history == .deep ? .deep : .shallow), in: node)
             definition.addTransition(TransitionDefinition(on: nil, to: [childInitial]), from: h)
             definition.setInitial([historyID], of: node)
         }
@@ -252,19 +231,23 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
 
     private mutating func addTransition<S>(
         _ spec: TransitionSpec<S, Event, Context>, from node: ChartDefinition<Event, Context>.Node, sourceID: String,
-        idOf: [S: String]
-    ) throws(ChartError) {
+        targets: LevelTargets<S>
+    ) {
         var t = TransitionDefinition<Event, Context>(
             on: spec.doneOfSource ? .done(sourceID) : spec.event, guard: spec.guardCondition, kind: spec.kind,
             actions: spec.actions)
         t.asyncGuard = spec.asyncGuard
         switch spec.target {
         case .none: break
-        case .states(let ss): t.targets = ss.map { idOf[$0]! }
+        case .states(let ss):
+            var ids: [String] = []
+            ids.reserveCapacity(ss.count)
+            for i in 0..<ss.count { ids.append(targets.id(of: ss[i])!) }
+            t.targets = ids
         case .refs(let refs):
             refFixups.append((node.rawValue, definition.transitions.count, refs))
         case .dynamic(let f):
-            let idOf = idOf
+            let idOf = targets.idOf
             t.dynamicTargets = { ctx, event in
                 let s = f(ctx, event?.userEvent)
                 return [idOf[s] ?? "\(s)"]
@@ -276,6 +259,18 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     /// Resolves ``StateRef`` targets once every level is emitted: a reference names the unique
     /// state whose value path ends with the reference's path.
     mutating func resolveReferences() throws(ChartError) {
+        guard !refFixups.isEmpty else { return }
+        // A state's value path: the values of its ancestors that have one, then its own.
+        var valuePaths: [String: [AnyHashable]] = [:]
+        for n in valueOfNode.indices where valueOfNode[n] != nil {
+            var path: [AnyHashable] = []
+            var node: ChartDefinition<Event, Context>.Node? = .init(n)
+            while let current = node {
+                if let v = valueOfNode[current.rawValue] { path.append(v) }
+                node = definition.parent(of: current)
+            }
+            valuePaths[definition.id(of: .init(n))] = path.reversed()
+        }
         for fix in refFixups {
             var ids: [String] = []
             for ref in fix.refs {
@@ -290,6 +285,30 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             definition.setTargets(ids, ofTransition: fix.transition)
         }
     }
+}
+
+/// A machine's declarations gathered once, with the description of each value and the first
+/// description that repeats an earlier one (two values that would get the same id).
+final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, Context> {
+    let level: GatheredLevel<S, Event, Context>
+    let names: [String]
+    let repeatedName: String?
+
+    init(level: GatheredLevel<S, Event, Context>, names: [String], repeatedName: String?) {
+        self.level = level
+        self.names = names
+        self.repeatedName = repeatedName
+    }
+}
+
+/// The ids of one level's states, by value: for static targets through the level's numbering,
+/// for closures that run later through `idOf` (built only when the level has such closures).
+struct LevelTargets<S: Hashable & Sendable> {
+    let ordinalOf: [S: Int]
+    let ids: [String]
+    let idOf: [S: String]
+
+    func id(of s: S) -> String? { ordinalOf[s].map { ids[$0] } }
 }
 
 /// Maps the ids of one level back to its typed values, for actions that receive a neighbour state.
@@ -351,7 +370,8 @@ struct TypedLevel<Context>: Sendable {
         stateIDs.append(id)
         if role == .global || role == .finalGlobal { globals.insert(id) }
         if role == .final || role == .finalGlobal { finals.insert(id) }
-        self.routes[id, default: []].formUnion(routes)
+        // A state without routes has no entry: readers treat a missing entry as none.
+        if !routes.isEmpty { self.routes[id, default: []].formUnion(routes) }
         if let barrier { barriers[id] = barrier }
         if let dynamic { dynamics[id] = dynamic }
     }
