@@ -18,15 +18,7 @@ import Testing
     }
 
     /// The worker binary, built next to the tests (the test target depends on it).
-    static var worker: URL? {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("DurableCrashWorker")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var worker: URL? { builtExecutable(named: "DurableCrashWorker") }
 
     /// Runs the worker until it printed `killAfter` new (not replayed) acknowledgements, then
     /// kills it with SIGKILL; with `nil` it runs to the end. Returns every acknowledgement printed.

@@ -28,15 +28,7 @@ struct FaultTests {
     static let clockFactor = 60
 
     /// The worker binary, built next to the tests (the test target depends on it).
-    static var worker: URL? {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("DurableFaultWorker")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var worker: URL? { builtExecutable(named: "DurableFaultWorker") }
 
     @Test(.timeLimit(.minutes(20))) func killedNodesLoseNothingAndApplyNothingTwice() async throws {
         // A write to a worker that was just killed must fail, not end this process.
