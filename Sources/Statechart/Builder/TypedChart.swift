@@ -16,13 +16,18 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     let mentionedOnly: [Int32]
 
     /// Compiles a machine and all its attached children.
-    public init<State>(_ machine: Machine<State, Event, Context>) throws(ChartError) {
-        var emitter = TypedChartEmitter<Event, Context>(name: machine.name ?? "\(State.self)")
-        let root = emitter.definition.root
-        let initial = try emitter.emitLevel(machine, container: root, prefix: "")
-        emitter.definition.setInitial([initial], of: root)
-        try emitter.resolveReferences()
-        let chart = try Chart(emitter.definition)
+    ///
+    /// Inlinable so that compiling the emitted definition (`Chart.init`, whose assembly of events,
+    /// guards and actions is generic) runs specialized for the caller's event and context types;
+    /// walking the machine's declarations stays in the library.
+    @inlinable
+    public convenience init<State>(_ machine: Machine<State, Event, Context>) throws(ChartError) {
+        let emitter = try TypedChartEmitter<Event, Context>.emitting(machine)
+        try self.init(emitter: emitter, chart: Chart(emitter.definition))
+    }
+
+    @usableFromInline
+    init(emitter: TypedChartEmitter<Event, Context>, chart: Chart<Event, Context>) {
         self.chart = chart
         let reordered = Self.reorderedIndices(of: emitter.definition, in: chart)
         var valueByIndex = [AnyHashable?](repeating: nil, count: chart.stateCount)

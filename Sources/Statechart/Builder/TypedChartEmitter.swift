@@ -7,8 +7,9 @@
 /// machine's any-state routes are placed on its container before the parent state's own
 /// transitions, so selection tries them in the order of rule R25, as internal transitions, so
 /// that they act inside the child's level only (rule R33).
+@usableFromInline
 struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
-    var definition: ChartDefinition<Event, Context>
+    @usableFromInline var definition: ChartDefinition<Event, Context>
     /// By definition node: the state's typed value (`nil` for the root, regions and history
     /// pseudo-states). Indexed by node, not keyed by id: a million-state chart hashed a million
     /// ids into each of three dictionaries here and looked each up again in ``TypedChart``.
@@ -26,6 +27,17 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     var depth = 0
     /// Gathered machines by the storage of their elements (see ``gather(_:name:)``).
     private var gatheredByElements: [UnsafeRawPointer: AnyObject] = [:]
+
+    /// Emits `machine` and everything attached to it as one definition, its references resolved.
+    @usableFromInline
+    static func emitting<State>(_ machine: Machine<State, Event, Context>) throws(ChartError) -> Self {
+        var emitter = Self(name: machine.name ?? "\(State.self)")
+        let root = emitter.definition.root
+        let initial = try emitter.emitLevel(machine, container: root, prefix: "")
+        emitter.definition.setInitial([initial], of: root)
+        try emitter.resolveReferences()
+        return emitter
+    }
 
     init(name: String) {
         definition = ChartDefinition(name: name)
