@@ -44,6 +44,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkCharts",
                 .product(name: "Statechart", package: "Statechart"),
+                .product(name: "StatechartInterchange", package: "Statechart"),
             ],
             path: "Sources/BuildTime"
         ),

@@ -1,5 +1,7 @@
 import BenchmarkCharts
+import Foundation
 import Statechart
+import StatechartInterchange
 
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +25,13 @@ import Darwin
 // shared `TypedChart` (issue 16, "Memory") and prints the time per machine and the resident
 // memory per machine (Linux: the growth of the process's resident set, the array holding them
 // included).
+//
+//   BuildTime scxml [groups]
+//
+// loads the parsing benchmarks' generated SCXML document (`generatedSCXML(groups:)`, default 4,000
+// groups, about 6 MB) into a definition ("parse") and into a chart ("load"), and prints MB/s
+// (10⁶ bytes) of each phase's best run: the same work as `SCXML.parse.*` and `SCXML.load.*`, in a
+// plain executable that `perf` and callgrind can profile.
 
 @inline(never) func keep<T>(_ value: T) { withExtendedLifetime(value) {} }
 
@@ -184,5 +193,23 @@ if which == "machines" {
         let memory = round == 0 ? "\(bytes / count) resident bytes per machine" : "memory reused"
         print("machines \(count), round \(round + 1): \(Int(ns / Double(count))) ns per machine, \(memory) (inline size \(MemoryLayout<StateMachine<OrderState, OrderEvent, Void>>.size) bytes)")
         keep(machines)
+    }
+}
+
+if which == "scxml" {
+    let groups = arguments.count > 2 ? Int(arguments[2]) ?? 4_000 : 4_000
+    let data = generatedSCXML(groups: groups)
+    var best: [String: Duration] = [:]
+    try measure("scxml \(data.count) bytes") { phases in
+        let definition = try timed("parse", &phases) { try SCXMLDocument.definition(data: data) }
+        keep(definition)
+        let chart = try timed("load", &phases) { try SCXMLDocument.load(data: data) }
+        for (phase, sample) in phases { best[phase] = min(best[phase] ?? sample.wall, sample.wall) }
+        return chart.stateCount
+    }
+    for phase in ["parse", "load"] {
+        guard let wall = best[phase] else { continue }
+        let s = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+        print("scxml \(phase): \(Double(Int((Double(data.count) / s / 1e5).rounded())) / 10) MB/s")
     }
 }

@@ -344,10 +344,38 @@ extension SCXMLBuilder {
     /// write it back).
     static func isEventDescriptorToken(_ token: String) -> Bool {
         if token == "*" { return true }
+        if let ascii = token.utf8.withContiguousStorageIfAvailable(isASCIIEventDescriptorToken), let ascii {
+            return ascii
+        }
         var name = Substring(token)
         if name.hasSuffix(".*") { name = name.dropLast(2) } else if name.hasSuffix(".") { name = name.dropLast() }
         guard !name.isEmpty, !name.contains("*") else { return false }
         return !name.split(separator: ".", omittingEmptySubsequences: false).contains { $0.isEmpty }
+    }
+
+    /// ``isEventDescriptorToken(_:)`` on the bytes of an ASCII token (`nil` when not ASCII): the
+    /// same rule without building `Character`s, for the thousands of tokens of a large document.
+    private static func isASCIIEventDescriptorToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let dot = UInt8(ascii: "."), star = UInt8(ascii: "*")
+        var end = bytes.count
+        if end >= 2 && bytes[end - 2] == dot && bytes[end - 1] == star {
+            end -= 2
+        } else if end >= 1 && bytes[end - 1] == dot {
+            end -= 1
+        }
+        guard end > 0 else { return false }
+        var partIsEmpty = true
+        for byte in bytes[..<end] {
+            if byte == star { return false }
+            if byte == dot {
+                if partIsEmpty { return false }
+                partIsEmpty = true
+            } else {
+                partIsEmpty = false
+            }
+        }
+        return !partIsEmpty
     }
 }
 
@@ -364,7 +392,7 @@ struct AttributeReader {
     /// A space-separated list that must not be empty when present.
     func tokens(_ attribute: String) throws(SCXMLError) -> [String]? {
         guard let value = element.attributes[attribute] else { return nil }
-        let tokens = value.split(whereSeparator: \.isWhitespace).map(String.init)
+        let tokens = XMLWhitespace.split(value)
         if tokens.isEmpty { throw invalid(attribute, value, "expected at least one name") }
         return tokens
     }
@@ -373,7 +401,7 @@ struct AttributeReader {
     func token(_ attribute: String) throws(SCXMLError) -> String? {
         guard let value = element.attributes[attribute] else { return nil }
         if value.isEmpty { throw invalid(attribute, value, "the value is empty") }
-        if value.contains(where: \.isWhitespace) {
+        if XMLWhitespace.containsSpace(value) {
             throw invalid(attribute, value, "expected one name, without spaces")
         }
         return value

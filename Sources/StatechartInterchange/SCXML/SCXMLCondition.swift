@@ -111,9 +111,10 @@ indirect enum SCXMLCondition: Hashable, Sendable {
         let s = Array(text.unicodeScalars)
         var tokens: [Token] = []
         var i = 0
-        func skipSpace() { while i < s.count && s[i].properties.isWhitespace { i += 1 } }
+        func skipSpace() { while i < s.count && XMLWhitespace.isSpace(s[i]) { i += 1 } }
+        // ASCII letters (the ASCII scalars with the Alphabetic property), digits and `_`.
         func isWordChar(_ c: Unicode.Scalar) -> Bool {
-            c == "_" || (c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c)))
+            c == "_" || ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
         }
         while true {
             skipSpace()
@@ -160,7 +161,7 @@ indirect enum SCXMLCondition: Hashable, Sendable {
                         id.unicodeScalars.append(s[i])
                         i += 1
                     }
-                    guard i < s.count, !id.isEmpty, !id.contains(where: \.isWhitespace) else { return nil }
+                    guard i < s.count, !id.isEmpty, !XMLWhitespace.containsSpace(id) else { return nil }
                     i += 1
                     skipSpace()
                     guard i < s.count, s[i] == ")" else { return nil }

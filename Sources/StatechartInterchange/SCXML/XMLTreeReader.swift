@@ -554,7 +554,7 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
             elements[open].text += text
             return
         }
-        guard text.contains(where: { !$0.isWhitespace }) else { return }
+        guard !XMLWhitespace.isBlank(text) else { return }
         guard let open = stack.last else {
             return fail(parser, .malformedXML("text outside the root element", line: parser.lineNumber))
         }
