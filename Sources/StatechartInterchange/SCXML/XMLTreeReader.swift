@@ -11,7 +11,7 @@ struct XMLElementNode: Sendable {
     /// The local name (`state`, `transition`…).
     var name: String
     /// Attributes in no namespace (or explicitly in the SCXML namespace), by local name.
-    var attributes: [String: String]
+    var attributes: XMLAttributes
     /// Where the start tag begins.
     var location: SourceLocation
     /// The parent's index, -1 for the root.
@@ -498,7 +498,7 @@ private final class TreeBuildingDelegate: NSObject, XMLParserDelegate {
             foreignDepth = 1
             return
         }
-        var attributes: [String: String] = [:]
+        var attributes = XMLAttributes(capacity: attributeDict.count)
         for (key, value) in attributeDict {
             guard let colon = key.firstIndex(of: ":") else {
                 attributes[key] = value
