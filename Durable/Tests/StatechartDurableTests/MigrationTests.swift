@@ -99,4 +99,55 @@ let renamedToV2 = ["open": "pending", "paid": "awaitingShipment"]
         #expect(try await host.journal(of: "o").count == 1)
         #expect(try await host.send(OrderEvent.pay, to: "o").configuration == ["paid"])  // still version 1
     }
+
+    // D12: migrateAll moves the unfinished instances of version 1; an instance whose renamed
+    // snapshot does not fit stays on version 1 and is reported while the others move; a second
+    // run with a complete map moves the rest; a finished instance moves only when asked.
+    @Test(arguments: StoreKind.allCases)
+    func migrateAllMovesAVersionAndReportsWhatStays(kind: StoreKind) async throws {
+        let clock = ManualClock()
+        let (host, _) = try await hostWithBothVersions(kind, clock: clock)
+        for id in ["a", "b", "c", "d"] { try await host.create(id, chart: "order", version: 1) }
+        try await host.send(OrderEvent.pay, to: "b")
+        try await host.send(OrderEvent.pay, to: "d")
+        try await host.send(OrderEvent.ship, to: "d")  // finished: shipped
+
+        // Only `open` is mapped: `b`, in `paid`, does not fit version 2.
+        let first = try await host.migrateAll(chart: "order", from: 1, to: 2, renaming: ["open": "pending"])
+        #expect(first.migrated == ["a", "c"])
+        #expect(Array(first.failed.keys) == ["b"])
+        guard case .migrationFailed("b", 1, 2, let reason)? = first.failed["b"] else {
+            Issue.record("b: \(String(describing: first.failed["b"]))")
+            return
+        }
+        #expect(reason.contains("'paid'"))
+        #expect(try await host.instance("b").chartVersion == 1)
+        #expect(try await host.instance("d").chartVersion == 1)
+        #expect(try await host.instance("a").activeStates == ["pending"])
+
+        // By state: only the instances in `paid` (of version 1) are listed.
+        let second = try await host.migrateAll(chart: "order", from: 1, to: 2, renaming: renamedToV2, inState: "paid")
+        #expect(second.migrated == ["b"] && second.failed.isEmpty)
+        #expect(try await host.send(OrderEvent.fail, to: "b").configuration == ["refunded"])  // version 2 runs it
+
+        // The finished instance, when asked.
+        let third = try await host.migrateAll(chart: "order", from: 1, to: 2, renaming: renamedToV2, includingFinished: true)
+        #expect(third.migrated == ["d"] && third.failed.isEmpty)
+        #expect(try await host.instance("d").chartVersion == 2)
+        #expect(try await host.migrateAll(chart: "order", from: 1, to: 2, includingFinished: true) == MigrationReport())
+        for id in ["a", "b", "c", "d"] { _ = try await host.verifyJournal(of: id) }
+    }
+
+    // D12: both versions must be registered before anything moves.
+    @Test func migrateAllChecksBothVersionsFirst() async throws {
+        let (host, _) = try await hostWithBothVersions(.memory, clock: ManualClock())
+        try await host.create("o", chart: "order", version: 1)
+        await #expect(throws: DurableError.chartNotRegistered(name: "order", version: 3)) {
+            try await host.migrateAll(chart: "order", from: 1, to: 3)
+        }
+        await #expect(throws: DurableError.chartNotRegistered(name: "order", version: 7)) {
+            try await host.migrateAll(chart: "order", from: 7, to: 2)
+        }
+        #expect(try await host.instance("o").chartVersion == 1)
+    }
 }
