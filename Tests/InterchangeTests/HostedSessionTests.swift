@@ -32,11 +32,13 @@ struct HostedSessionTests {
         #expect(machine.activeAtomicIDs == ["s0"])
         let first = machine.context.takeOutboundSends(dueBy: machine.now)
         #expect(first.map(\.sessionID) == ["other"])
+        #expect(first.first?.due == nil)
         #expect(first.first?.event.name == "hello")
         #expect(first.first?.event.origin == "#_scxml_me")
         #expect(first.first?.event.originType == "http://www.w3.org/TR/scxml/#SCXMLEventProcessor")
         #expect(first.first?.event.data == ["n": 1])
         #expect(machine.context.nextOutboundDueTime == .seconds(1))
+        #expect(machine.context.queuedOutboundSends.map(\.due) == [.seconds(2), .seconds(3), .seconds(1)])
         #expect(machine.context.takeOutboundSends(dueBy: machine.now).isEmpty)
 
         // The delayed sends stay in the context (and so in a snapshot) until they fall due.
@@ -45,6 +47,8 @@ struct HostedSessionTests {
         let later = machine.context.takeOutboundSends(dueBy: machine.now)
         #expect(later.map(\.sessionID) == ["third", "other"])
         #expect(later.map(\.event.name) == ["soon", "later"])
+        #expect(later.map(\.due) == [.seconds(1), .seconds(2)])
+        #expect(machine.context.queuedOutboundSends.isEmpty)
         #expect(machine.context.nextOutboundDueTime == nil)
     }
 

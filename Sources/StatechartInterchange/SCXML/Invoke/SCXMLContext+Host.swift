@@ -10,11 +10,15 @@ public struct SCXMLOutboundEvent: Hashable, Sendable {
     /// `origin` `#_scxml_` followed by the sender's session id (where a reply goes) and `origintype`
     /// the SCXML Event I/O processor.
     public var event: SCXMLEvent
+    /// When it falls due, in the sending machine's time (``ChartInstance/now``), for a delayed
+    /// send; `nil` for one due after the step that sent it.
+    public var due: Duration?
 
     /// Describes an event for the session `sessionID`.
-    public init(sessionID: String, event: SCXMLEvent) {
+    public init(sessionID: String, event: SCXMLEvent, due: Duration? = nil) {
         self.sessionID = sessionID
         self.event = event
+        self.due = due
     }
 }
 
@@ -44,8 +48,16 @@ extension SCXMLContext {
     ///   - reachesAnySessionByID: See ``reachesAnySessionByID``.
     public init(sessionID: String, reachesAnySessionByID: Bool = false) {
         self.init()
-        self.sessionID = sessionID
+        setSessionID(sessionID)
         self.reachesAnySessionByID = reachesAnySessionByID
+    }
+
+    /// Sets the session id (`_sessionid`) of a context before its machine starts, keeping the rest
+    /// as it is; see ``init(sessionID:reachesAnySessionByID:)``.
+    /// After the start it would change the `origin` of later sends but not `_sessionid`, so a host
+    /// sets it only on the context a machine starts with.
+    public mutating func setSessionID(_ id: String) {
+        sessionID = id
     }
 
     /// Whether every `#_scxml_<sessionid>` target is reachable: `<send>` queues the event for the
@@ -75,7 +87,16 @@ extension SCXMLContext {
         links.outbox.removeAll(where: isDue)
         return due.compactMap { entry in
             guard case .session(let id) = entry.element.target else { return nil }
-            return SCXMLOutboundEvent(sessionID: id, event: entry.element.event)
+            return SCXMLOutboundEvent(sessionID: id, event: entry.element.event, due: entry.element.due)
+        }
+    }
+
+    /// The sends to other sessions by id still queued, in the order they were sent: a host that
+    /// keeps durable timers makes one of each delayed one, due at ``SCXMLOutboundEvent/due``.
+    public var queuedOutboundSends: [SCXMLOutboundEvent] {
+        links.outbox.compactMap { send in
+            guard case .session(let id) = send.target else { return nil }
+            return SCXMLOutboundEvent(sessionID: id, event: send.event, due: send.due)
         }
     }
 
