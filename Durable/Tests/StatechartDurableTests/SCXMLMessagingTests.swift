@@ -208,6 +208,36 @@ func pongerChart() throws -> SCXMLChart {
         #expect(try await host.dispatchPendingEffects() == 1)
         #expect(try await context(host, "nobody").value(of: "pings", as: Int.self) == 1)
     }
+
+    // D22 (and D11): an SCXML instance started before D22 — its session id its own, no session
+    // reachable by id — keeps its session, and its journal replays as it started.
+    @Test func anInstanceStartedBeforeD22ReplaysAsItStarted() async throws {
+        let store = InMemoryStore()
+        let host = try await makeHost(store)
+        try await host.register(try toggleChart(), name: "toggle", version: 1, initialContext: SCXMLContext())
+        try await host.create("t", chart: "toggle", version: 1)
+        var old = try await host.snapshot(of: "t", as: ChartSnapshot<SCXMLEvent, SCXMLContext>.self)
+        #expect(old.context.reachesAnySessionByID && old.context.sessionID == "t")
+        old.context.reachesAnySessionByID = false
+        old.context.setSessionID("")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // The row as a host before D22 left it, after an event the chart ignores.
+        let record = try #require(try await store.instance("t"))
+        var changed = record
+        changed.revision += 1
+        changed.sequence += 1
+        changed.snapshot = String(decoding: try encoder.encode(old), as: UTF8.self)
+        let ignored = String(decoding: try encoder.encode(SCXMLEvent("ignored")), as: UTF8.self)
+        try await store.commit(
+            MacrostepCommit(
+                instance: changed, expectedRevision: record.revision,
+                journal: JournalEntry(
+                    instanceID: "t", sequence: 1, kind: .event, event: ignored, configuration: changed.activeStates,
+                    atNanoseconds: record.originNanoseconds, idempotencyKey: nil),
+                idempotency: nil, timers: [], outbox: []))
+        #expect(try await host.verifyJournal(of: "t") == 2)
+    }
 }
 
 extension Duration {

@@ -37,7 +37,9 @@ struct JournalReplay<E: Hashable & Sendable & Codable, C: Sendable & Codable> {
             rows = journal[(m + 1)...]
         } else {
             guard journal.first?.kind == .start else { throw diverges(0, "the first row is not the start") }
-            instance = runner.newInstance(record.id, context: context)
+            // An SCXML instance started before rule D22 replays with the session it started with.
+            let hosted = (try? runner.restore(record.id, record.snapshot)).map { SCXMLHosting.wasStartedHosted($0.0) } ?? true
+            instance = runner.newInstance(record.id, context: context, hosted: hosted)
             rows = journal[...]
         }
         for entry in rows {

@@ -124,9 +124,10 @@ struct ChartRunner<E: Hashable & Sendable & Codable, C: Sendable & Codable>: Sen
     }
 
     /// A machine of the chart for a new instance, not started. An SCXML chart's session is named
-    /// by the instance id (rule D22).
-    func newInstance(_ id: String, context: C) -> ChartInstance<E, C> {
-        ChartInstance(chart: chart, context: SCXMLHosting.startingContext(context, instance: id))
+    /// by the instance id (rule D22), unless `hosted` is `false` (the replay of an instance started
+    /// before D22).
+    func newInstance(_ id: String, context: C, hosted: Bool = true) -> ChartInstance<E, C> {
+        ChartInstance(chart: chart, context: hosted ? SCXMLHosting.startingContext(context, instance: id) : context)
     }
 
     /// When the machine's next durable timer falls due: its own earliest delayed send, or an SCXML

@@ -21,6 +21,14 @@ enum SCXMLHosting {
         return scxml as? C ?? context
     }
 
+    /// Whether a stored instance was started as a session of the host: every instance is, but for
+    /// an SCXML instance started before rule D22 (its context does not reach sessions by id, and
+    /// its session id is its own), which keeps its session as it was and replays as it started.
+    static func wasStartedHosted<E: Hashable & Sendable, C>(_ snapshot: ChartSnapshot<E, C>) -> Bool {
+        guard C.self == SCXMLContext.self, let context = snapshot.context as? SCXMLContext else { return true }
+        return context.reachesAnySessionByID
+    }
+
     /// Takes an SCXML machine's sends to other instances due by its own time out of its context,
     /// as messages carrying the SCXML event as JSON (what the receiver's `deliver` decodes). A
     /// machine that has finished discards its delayed ones, as it discards its own timers.
