@@ -15,13 +15,16 @@ func pingerChart() throws -> SCXMLChart {
                 <transition event="go" target="waiting">
                   <send event="ping" target="#_scxml_b"><param name="n" expr="7"/></send>
                 </transition>
-                <transition event="later" target="waiting"><send event="ping" target="#_scxml_b" delay="5s"/></transition>
+                <transition event="later" target="waiting"><send id="p" event="ping" target="#_scxml_b" delay="5s"/></transition>
                 <transition event="stray" target="waiting"><send event="ping" target="#_scxml_nobody"/></transition>
               </state>
               <state id="waiting">
                 <transition event="pong" target="done"><assign location="pongFrom" expr="_event.origin"/></transition>
+                <transition event="cancel"><cancel sendid="p"/></transition>
+                <transition event="quit" target="end"/>
               </state>
               <state id="done"/>
+              <final id="end"/>
             </scxml>
             """)
 }
@@ -159,6 +162,30 @@ func pongerChart() throws -> SCXMLChart {
         #expect(try await host.dispatchPendingEffects() == 1)
         #expect(try await host.instance("a").activeStates == ["done"])
         #expect(try await host.verifyJournal(of: "a") == 4)
+    }
+
+    // D22: a delayed send cancelled before it falls due, or left by a machine that finished, is
+    // never sent, and its timer row goes with it.
+    @Test(arguments: StoreKind.allCases)
+    func aCancelledOrAbandonedDelayedSendIsNeverSent(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let clock = ManualClock()
+        let host = try await makeHost(store, clock: clock)
+        try await host.create("b", chart: "ponger", version: 1)
+        for (id, stop) in [("a", "cancel"), ("c", "quit")] {
+            try await host.create(id, chart: "pinger", version: 1)
+            try await host.send(SCXMLEvent("later"), to: id)
+            #expect(try await store.timers(of: id).count == 1)
+            try await host.send(SCXMLEvent(stop), to: id)
+            #expect(try await store.timers(of: id).isEmpty)
+            #expect(try await context(host, id).queuedOutboundSends.isEmpty)
+        }
+        await clock.advance(by: .seconds(10))
+        #expect(await host.fireDueTimers().fired == 0)
+        #expect(try await pings(host) == 0)
+        #expect(try await store.pendingOutbox(limit: 10).isEmpty)
+        #expect(try await host.verifyJournal(of: "a") == 3)
+        #expect(try await host.verifyJournal(of: "c") == 3)
     }
 
     // D22: the delayed send survives the host: a new host on the same SQLite file fires it when it
