@@ -35,6 +35,8 @@ let package = Package(
             name: "StatechartDurable",
             dependencies: [
                 .product(name: "Statechart", package: "Statechart"),
+                // SCXML charts' sends to other instances (rule D22).
+                .product(name: "StatechartInterchange", package: "Statechart"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -37,14 +37,16 @@ struct JournalReplay<E: Hashable & Sendable & Codable, C: Sendable & Codable> {
             rows = journal[(m + 1)...]
         } else {
             guard journal.first?.kind == .start else { throw diverges(0, "the first row is not the start") }
-            instance = ChartInstance(chart: runner.chart, context: context)
+            // An SCXML instance started before rule D22 replays with the session it started with.
+            let hosted = (try? runner.restore(record.id, record.snapshot)).map { SCXMLHosting.wasStartedHosted($0.0) } ?? true
+            instance = runner.newInstance(record.id, context: context, hosted: hosted)
             rows = journal[...]
         }
         for entry in rows {
             if entry.kind == .start && entry.sequence != 0 { throw diverges(entry.sequence, "a second start row") }
             try apply(entry, to: &instance)
-            // As when it ran: the messages went to the outbox, not into the snapshot (rule D20).
-            _ = takeMessages(from: &instance)
+            // As when it ran: the messages went to the outbox, not into the snapshot (rules D20, D22).
+            _ = try runner.takeOutgoing(from: &instance)
             try compare(entry, instance)
         }
         guard let last = journal.last else { throw diverges(0, "the journal is empty") }
@@ -87,9 +89,9 @@ struct JournalReplay<E: Hashable & Sendable & Codable, C: Sendable & Codable> {
             case .migrate:
                 throw diverges(entry.sequence, "a migration row after the last migration")
             case .timers:
-                guard let due = instance.nextDueTime else { throw diverges(entry.sequence, "no timer is pending") }
+                guard let due = runner.nextDueTime(of: instance) else { throw diverges(entry.sequence, "no timer is pending") }
                 // As when it ran: failing actions of a timer step were committed (rule D6).
-                try? instance.advance(by: due - instance.now)
+                try? instance.advance(by: max(due - instance.now, .zero))
             }
         } catch let error as DurableError {
             throw error

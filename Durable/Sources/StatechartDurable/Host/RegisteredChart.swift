@@ -114,13 +114,35 @@ struct ChartRunner<E: Hashable & Sendable & Codable, C: Sendable & Codable>: Sen
     }
 
     func start(_ id: String, context: C) throws(DurableError) -> StepResult {
-        var machine = Machine(instance: ChartInstance(chart: chart, context: context), names: [:])
+        var machine = Machine(instance: newInstance(id, context: context), names: [:])
         do {
             try machine.instance.start()
         } catch {
             throw .machineFailed(instance: id, error: error)
         }
         return try result(of: &machine, handled: true, journalEvent: "null")
+    }
+
+    /// A machine of the chart for a new instance, not started. An SCXML chart's session is named
+    /// by the instance id (rule D22), unless `hosted` is `false` (the replay of an instance started
+    /// before D22).
+    func newInstance(_ id: String, context: C, hosted: Bool = true) -> ChartInstance<E, C> {
+        ChartInstance(chart: chart, context: hosted ? SCXMLHosting.startingContext(context, instance: id) : context)
+    }
+
+    /// When the machine's next durable timer falls due: its own earliest delayed send, or an SCXML
+    /// chart's earliest delayed send to another instance (rule D22), whichever comes first.
+    func nextDueTime(of instance: ChartInstance<E, C>) -> Duration? {
+        let own = instance.nextDueTime
+        guard let send = SCXMLHosting.nextSendDueTime(of: instance) else { return own }
+        return own.map { min($0, send) } ?? send
+    }
+
+    /// Takes the events for other instances out of the machine's context, before its snapshot is
+    /// taken: a ``DurableMessaging`` context's messages (rule D20) and an SCXML chart's sends due
+    /// now (rule D22).
+    func takeOutgoing(from instance: inout ChartInstance<E, C>) throws(DurableError) -> [DurableMessage] {
+        takeMessages(from: &instance) + (try SCXMLHosting.takeSends(from: &instance))
     }
 
     /// Decodes a stored snapshot and restores it into an instance of the chart.
@@ -180,12 +202,13 @@ struct ChartRunner<E: Hashable & Sendable & Codable, C: Sendable & Codable>: Sen
 
     func fire(_ id: String, _ json: String, _ warm: WarmMachine?, _ now: Duration) throws(DurableError) -> StepResult? {
         var machine = try machine(id, json, warm)
-        guard let due = machine.instance.nextDueTime, due <= now else { return nil }
+        guard let due = nextDueTime(of: machine.instance), due <= now else { return nil }
         let before = machine.instance.snapshot()
         let fired = before.pendingSends.filter { before.now + $0.remaining == due }.map(\.event)
         // Actions that fail while a timer fires are committed anyway (rule D6): the chart saw
         // `error.execution`, and refusing the step would fire the same timer again forever.
-        try? machine.instance.advance(by: due - machine.instance.now)
+        // A due SCXML send to another instance moves the clock only; `result` then takes it out.
+        try? machine.instance.advance(by: max(due - machine.instance.now, .zero))
         return try result(of: &machine, handled: true, journalEvent: encode(fired))
     }
 
@@ -212,8 +235,8 @@ struct ChartRunner<E: Hashable & Sendable & Codable, C: Sendable & Codable>: Sen
 
     func result(of machine: inout Machine, handled: Bool, journalEvent: String) throws(DurableError) -> StepResult {
         // Messages leave the context before the snapshot is taken: they are committed in the
-        // outbox, never in the snapshot (rule D20).
-        let messages = takeMessages(from: &machine.instance)
+        // outbox, never in the snapshot (rules D20, D22).
+        let messages = try takeOutgoing(from: &machine.instance)
         let snapshot = machine.instance.snapshot()
         var effects: [StepEffect] = machine.instance.takePendingWork().map {
             StepEffect(kind: "work", name: $0.name ?? "", state: $0.source)
@@ -235,6 +258,14 @@ struct ChartRunner<E: Hashable & Sendable & Codable, C: Sendable & Codable>: Sen
         var timers: [PendingTimer] = []
         for send in snapshot.pendingSends {
             timers.append(PendingTimer(due: snapshot.now + send.remaining, event: try encode(send.event), sendID: send.id))
+        }
+        // An SCXML chart's delayed sends to other instances stay in its context until they fall
+        // due: each is a timer row too, so a sweep finds the instance then (rule D22). Sorted, so
+        // the rows' positions stay in due order.
+        let sends = try SCXMLHosting.pendingSends(of: machine.instance)
+        if !sends.isEmpty {
+            timers = (timers + sends).enumerated().sorted { ($0.element.due, $0.offset) < ($1.element.due, $1.offset) }
+                .map(\.element)
         }
         let finished = snapshot.hasStarted && !snapshot.isRunning
         return StepResult(

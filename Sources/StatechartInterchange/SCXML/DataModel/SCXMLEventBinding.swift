@@ -131,7 +131,14 @@ enum SCXMLSendRunner {
                 to = links.parentSessionID == nil ? nil : .parent
             } else if t.hasPrefix("#_scxml_") {
                 let session = String(t.dropFirst("#_scxml_".count))
-                to = links.sessions.contains(session) || delay > .zero ? .session(session) : nil
+                // Under a host that addresses sessions by id, delivering is the host's job, and so
+                // is reporting an unknown id.
+                let reachable = links.sessions.contains(session) || links.anySessionByID == true
+                to = reachable || delay > .zero ? .session(session) : nil
+            } else if links.anySessionByID == true {
+                // Such a host starts no invocation (its machines run without an SCXMLSession), so
+                // none can start before a delayed send falls due either.
+                to = nil
             } else {
                 // Exiting the invoking state cancels an invocation before any transition content runs.
                 // A delayed send is dispatched when it falls due (SCXML 6.2.4): its invocation may

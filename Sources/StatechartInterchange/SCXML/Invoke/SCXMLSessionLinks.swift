@@ -10,6 +10,11 @@ struct SCXMLSessionLinks: Hashable, Sendable, Codable {
     var invocations: [String: String] = [:]
     /// The ids of every session of the same ``SCXMLSession`` (`#_scxml_<sessionid>` reaches them).
     var sessions: Set<String> = []
+    /// `true` when a host of many sessions addressed by id delivers the outbox
+    /// (``SCXMLContext/reachesAnySessionByID``): every `#_scxml_<sessionid>` is then reachable.
+    /// Optional so that snapshots taken before it existed decode, and those that do not use it
+    /// encode as before.
+    var anySessionByID: Bool?
     /// Events for other sessions, queued by `<send>` and delivered by the ``SCXMLSession``: after
     /// the step that sent them, or at their due time.
     var outbox: [SCXMLOutboundSend] = []
@@ -23,7 +28,7 @@ struct SCXMLSessionLinks: Hashable, Sendable, Codable {
     var started: SCXMLStartedInvocation?
 
     private enum CodingKeys: String, CodingKey {
-        case parentSessionID, invocations, sessions, outbox, passedValues, invocationCounter
+        case parentSessionID, invocations, sessions, anySessionByID, outbox, passedValues, invocationCounter
     }
 }
 
