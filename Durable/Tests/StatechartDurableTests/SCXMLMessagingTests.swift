@@ -62,6 +62,14 @@ func pongerChart() throws -> SCXMLChart {
         try await host.snapshot(of: id, as: ChartSnapshot<SCXMLEvent, SCXMLContext>.self).context
     }
 
+    /// A host on `store` with the instances `a` (pinger) and `b` (ponger) created.
+    func pingPong(on store: any DurableStore, clock: ManualClock = ManualClock()) async throws -> DurableHost {
+        let host = try await makeHost(store, clock: clock)
+        try await host.create("a", chart: "pinger", version: 1)
+        try await host.create("b", chart: "ponger", version: 1)
+        return host
+    }
+
     func pings(_ host: DurableHost) async throws -> Int { try await context(host, "b").value(of: "pings", as: Int.self) }
 
     // D22: a ping-pong between two SCXML instances. The session id is the instance id, so the ping's
@@ -70,9 +78,7 @@ func pongerChart() throws -> SCXMLChart {
     @Test(arguments: StoreKind.allCases)
     func aPingIsAnsweredToItsOrigin(kind: StoreKind) async throws {
         let store = try await kind.make()
-        let host = try await makeHost(store)
-        try await host.create("a", chart: "pinger", version: 1)
-        try await host.create("b", chart: "ponger", version: 1)
+        let host = try await pingPong(on: store)
         #expect(try await context(host, "a").sessionID == "a")
 
         try await host.send(SCXMLEvent("go"), to: "a")
@@ -101,9 +107,7 @@ func pongerChart() throws -> SCXMLChart {
     @Test(arguments: StoreKind.allCases)
     func aFailedCommitSendsNothing(kind: StoreKind) async throws {
         let store = FailingStore(try await kind.make())
-        let host = try await makeHost(store)
-        try await host.create("a", chart: "pinger", version: 1)
-        try await host.create("b", chart: "ponger", version: 1)
+        let host = try await pingPong(on: store)
         await store.setFailing(true)
         await #expect(throws: DurableError.storage("disk I/O error (injected)")) {
             try await host.send(SCXMLEvent("go"), to: "a")
@@ -122,9 +126,7 @@ func pongerChart() throws -> SCXMLChart {
     @Test(arguments: StoreKind.allCases)
     func aRedeliveredSendIsAppliedOnce(kind: StoreKind) async throws {
         let store = try await kind.make()
-        let host = try await makeHost(store)
-        try await host.create("a", chart: "pinger", version: 1)
-        try await host.create("b", chart: "ponger", version: 1)
+        let host = try await pingPong(on: store)
         try await host.send(SCXMLEvent("go"), to: "a")
         let delivered = try #require(try await host.journal(of: "b").last)
         let event = try JSONDecoder().decode(SCXMLEvent.self, from: Data(delivered.event.utf8))
@@ -195,9 +197,7 @@ func pongerChart() throws -> SCXMLChart {
         let clock = ManualClock()
         do {
             let store = try await SQLiteStore(path: path)
-            let host = try await makeHost(store, clock: clock)
-            try await host.create("a", chart: "pinger", version: 1)
-            try await host.create("b", chart: "ponger", version: 1)
+            let host = try await pingPong(on: store, clock: clock)
             try await host.send(SCXMLEvent("later"), to: "a")
             await store.close()
         }
