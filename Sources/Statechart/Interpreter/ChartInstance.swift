@@ -14,8 +14,6 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline var historyValues: [[Int32]?]
     @usableFromInline var internalQueue = EventQueue<ChartEvent<Event>>()
     @usableFromInline var externalQueue = EventQueue<ChartEvent<Event>>()
-    @usableFromInline var timers: [PendingSend] = []
-    @usableFromInline var timerSequence: UInt64 = 0
     /// The machine's virtual time: how far its clock has been advanced since it started.
     @inlinable public var now: Duration { machineTime }
     /// The storage of ``now`` (settable from the inlinable ``advance(by:)``).
@@ -32,8 +30,6 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     public var microstepLimit = 10_000
     /// Whether ``trace`` records what the interpreter does.
     public var isTracing = false
-    /// The recorded trace (when ``isTracing``); the owner clears it when it likes.
-    public var trace: [TraceStep] = []
 
     // Scratch buffers, reused by every macrostep.
     @usableFromInline var selected = ScratchBuffer<Int32>()
@@ -43,21 +39,12 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline var selectedRuns = ScratchBuffer<Int>()
     @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
     @usableFromInline var entrySet: EntrySetBuilder
-    @usableFromInline var failures: [String] = []
-    /// Work queued by actions with ``ActionScope/perform(_:_:)``, not yet taken by a runtime.
-    public internal(set) var pendingWork: [PendingWork<Event>] = []
-    @usableFromInline var invocationRequests: [InvocationRequest<Event, Context>] = []
-    @usableFromInline var runningInvocations: [(token: UInt64, state: Int32)] = []
-    @usableFromInline var invocationToken: UInt64 = 0
-    /// Answers of asynchronous guards for the external event being processed (rule R58).
-    @usableFromInline var asyncGuardResults: [Int32: Bool] = [:]
-    @usableFromInline var limitError: MachineError?
-    @usableFromInline var recentSteps: [(state: Int32, event: String)] = []
     /// Whether external events are recorded as they are taken, for a driver that forwards them
     /// (SCXML's `autoforward`, rule R86). Recorded on the traced path only: set ``isTracing`` too.
     @usableFromInline package var recordsExternalEvents = false
-    /// The external events taken since the driver last emptied this, oldest first.
-    @usableFromInline package var recordedExternalEvents: [ChartEvent<Event>] = []
+    /// Delayed sends, trace, work and invocation bookkeeping, failures: one box created on first
+    /// use, `nil` for an instance that needs none of them (InstanceExtras.swift).
+    @usableFromInline var extras: InstanceExtras<Event, Context>?
 
     @usableFromInline
     struct PendingSend: Sendable {
@@ -133,7 +120,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         }
         let handled = sendLean(event)
         assertInvariants()
-        if limitError != nil || !failures.isEmpty { try throwFailures() }
+        if let x = extras, x.hasFailures { try throwFailures() }
         return handled
     }
 
@@ -145,7 +132,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         externalQueue.append(event)
         let handled = processExternalQueue()
         assertInvariants()
-        if limitError != nil || !failures.isEmpty { try throwFailures() }
+        if let x = extras, x.hasFailures { try throwFailures() }
         return handled
     }
 
@@ -184,7 +171,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @inlinable
     public mutating func advance(by duration: Duration) throws(MachineError) {
         let target = now + duration
-        while isRunning, let first = timers.first, first.due <= target {
+        while isRunning, let first = extras?.timers.first, first.due <= target {
             timers.removeFirst()
             machineTime = first.due
             scope.machineTime = now
@@ -198,7 +185,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     }
 
     /// The time at which the next delayed send falls due, if any.
-    @inlinable public var nextDueTime: Duration? { timers.first?.due }
+    @inlinable public var nextDueTime: Duration? { extras?.timers.first?.due }
 
     /// Takes the work queued by actions since the last call (rule R51).
     public mutating func takePendingWork() -> [PendingWork<Event>] {
@@ -237,7 +224,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         for i in historyValues.indices { historyValues[i] = nil }
         internalQueue.removeAll()
         externalQueue.removeAll()
-        timers.removeAll()
+        if extras != nil { timers.removeAll() }
         finalState = nil
         hasStarted = false
         isRunning = false
@@ -285,6 +272,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
 
     @usableFromInline
     mutating func throwFailures() throws(MachineError) {
+        guard let x = extras, x.hasFailures else { return }
         if let e = limitError {
             limitError = nil
             failures.removeAll()

@@ -35,7 +35,7 @@ extension ChartInstance {
     /// - Returns: Whether the event enabled a transition.
     @inlinable
     mutating func takeExternalEvent(_ event: ChartEvent<Event>) -> Bool {
-        defer { if !asyncGuardResults.isEmpty { asyncGuardResults.removeAll() } }
+        defer { if extras?.asyncGuardResults.isEmpty == false { asyncGuardResults.removeAll() } }
         if !isTracing, case .event(let userEvent) = event {
             if let handled = takeFastStep(userEvent) { return handled }
             scope.begin(event)
@@ -60,7 +60,7 @@ extension ChartInstance {
     @inlinable
     mutating func runToCompletion() {
         var steps = 0
-        if !recentSteps.isEmpty { recentSteps.removeAll(keepingCapacity: true) }
+        if extras?.recentSteps.isEmpty == false { recentSteps.removeAll(keepingCapacity: true) }
         while isRunning {
             if chart.hasEventless, selectTransitions(for: nil) {
                 scope.currentEvent = nil
@@ -126,6 +126,6 @@ extension ChartInstance {
         exitStates()
         internalQueue.removeAll()
         externalQueue.removeAll()
-        timers.removeAll()
+        if extras != nil { timers.removeAll() }
     }
 }

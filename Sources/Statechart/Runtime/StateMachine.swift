@@ -22,14 +22,9 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     public let typed: TypedChart<Event, Context>
     /// Behaviour switches.
     public var options: Options
-    @usableFromInline var observers: [(id: Int, observer: (MachineTransition<State, Event>) -> Void)] = []
-    @usableFromInline var nextObserverID = 0
-    /// Called for every send that was rejected or failed (rule R62).
-    @usableFromInline var failedSendHandlers: [(id: Int, handler: (Event, MachineError) -> Void)] = []
-    /// The undo log and the suspension slot (rules R41, R42).
-    var records = MachineRecords<State, Event, Context>()
-    /// Routes added at run time and observer orders (rule R66; StateMachine+Routes.swift).
-    @usableFromInline var runtimeRoutes = RuntimeRoutes<Context>()
+    /// Observers, failed-send handlers, the undo log, the suspension slot and run-time routes: one
+    /// box created on first use, `nil` for a machine that uses none (StateMachine+Extras.swift).
+    @usableFromInline var extras: MachineExtras<State, Event, Context>?
 
     /// Behaviour switches of a ``StateMachine``.
     public struct Options: Sendable {
@@ -142,7 +137,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// Returns to the initial configuration (rule R19).
     public mutating func reset() throws(MachineError) {
-        records = MachineRecords()
+        if extras != nil { records = MachineRecords() }
         try core.reset()
     }
 
