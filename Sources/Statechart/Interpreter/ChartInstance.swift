@@ -16,20 +16,29 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline var externalQueue = EventQueue<ChartEvent<Event>>()
     /// The machine's virtual time: how far its clock has been advanced since it started.
     @inlinable public var now: Duration { machineTime }
-    /// The storage of ``now`` (settable from the inlinable ``advance(by:)``).
-    @usableFromInline var machineTime: Duration = .zero
+    /// The storage of ``now`` (settable from the inlinable ``advance(by:)``): the scope's copy,
+    /// which actions read, so that the instance does not hold the same 16 bytes twice.
+    @inlinable var machineTime: Duration {
+        get { scope.machineTime }
+        set { scope.machineTime = newValue }
+    }
+    // The flags sit together, before the 4-byte `finalState`, so that they share one word of
+    // padding instead of taking one each (issue 16, "Memory").
     /// Whether the machine has started and not yet reached a top-level final state.
     public internal(set) var isRunning = false
     /// Whether ``start()`` has been called (and not undone by a reset that failed).
     public internal(set) var hasStarted = false
+    /// Whether ``trace`` records what the interpreter does.
+    public var isTracing = false
+    /// Whether external events are recorded as they are taken, for a driver that forwards them
+    /// (SCXML's `autoforward`, rule R86). Recorded on the traced path only: set ``isTracing`` too.
+    @usableFromInline package var recordsExternalEvents = false
     /// The top-level final state the machine stopped in, if it did.
     public internal(set) var finalState: ChartStateID?
     @usableFromInline var scope: ActionScope<Event, Context>
     /// The most microsteps one macrostep may take before it is stopped with
     /// ``MachineError/microstepLimitExceeded(limit:states:events:)`` (rule R16).
     public var microstepLimit = 10_000
-    /// Whether ``trace`` records what the interpreter does.
-    public var isTracing = false
 
     // Scratch buffers, reused by every macrostep.
     @usableFromInline var selected = ScratchBuffer<Int32>()
@@ -39,9 +48,6 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline var selectedRuns = ScratchBuffer<Int>()
     @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
     @usableFromInline var entrySet: EntrySetBuilder
-    /// Whether external events are recorded as they are taken, for a driver that forwards them
-    /// (SCXML's `autoforward`, rule R86). Recorded on the traced path only: set ``isTracing`` too.
-    @usableFromInline package var recordsExternalEvents = false
     /// Delayed sends, trace, work and invocation bookkeeping, failures: one box created on first
     /// use, `nil` for an instance that needs none of them (InstanceExtras.swift).
     @usableFromInline var extras: InstanceExtras<Event, Context>?
@@ -120,7 +126,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         }
         let handled = sendLean(event)
         assertInvariants()
-        if let x = extras, x.hasFailures { try throwFailures() }
+        if extras != nil { try throwFailures() }
         return handled
     }
 
@@ -132,7 +138,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         externalQueue.append(event)
         let handled = processExternalQueue()
         assertInvariants()
-        if let x = extras, x.hasFailures { try throwFailures() }
+        if extras != nil { try throwFailures() }
         return handled
     }
 

@@ -34,10 +34,11 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         /// Whether requesting the state that is already active throws
         /// ``MachineError/alreadyInState(_:)`` instead of doing nothing (Machinus' flag, rule R26). Default `false`.
         public var throwsWhenAlreadyInState = false
+        /// Records every step in ``StateMachine/trace``. Default `false`.
+        // Beside the other flags: one word of padding for the three (issue 16, "Memory").
+        public var tracing = false
         /// The most barrier redirects one request may follow (rule R26). Default 16.
         public var redirectLimit = 16
-        /// Records every step in ``StateMachine/trace``. Default `false`.
-        public var tracing = false
         /// How many steps ``StateMachine/undo()`` can take back (rule R41): `nil` keeps no log,
         /// `0` keeps every step, `n` the last `n`. Default `nil`.
         public var historyDepth: Int?
