@@ -35,9 +35,7 @@ extension ChartInstance {
     /// - Returns: Whether the event enabled a transition.
     @inlinable
     mutating func takeExternalEvent(_ event: ChartEvent<Event>) -> Bool {
-        // Only a nil test inline: the tear-down itself is out of line, so that this `defer` stays
-        // small enough to be inlined (issue 16: the box's accessors made it an outlined call).
-        defer { if extras != nil { clearAsyncGuardResults() } }
+        defer { if !asyncGuardResults.isEmpty { asyncGuardResults.removeAll() } }
         if !isTracing, case .event(let userEvent) = event {
             if let handled = takeFastStep(userEvent) { return handled }
             scope.begin(event)
@@ -62,7 +60,7 @@ extension ChartInstance {
     @inlinable
     mutating func runToCompletion() {
         var steps = 0
-        if extras != nil { clearRecentSteps() }
+        if !recentSteps.isEmpty { recentSteps.removeAll(keepingCapacity: true) }
         while isRunning {
             if chart.hasEventless, selectTransitions(for: nil) {
                 scope.currentEvent = nil
@@ -128,18 +126,6 @@ extension ChartInstance {
         exitStates()
         internalQueue.removeAll()
         externalQueue.removeAll()
-        if extras != nil { timers.removeAll() }
-    }
-
-    /// Forgets the asynchronous guards' answers of the event just taken (rule R58).
-    @usableFromInline @inline(never)
-    mutating func clearAsyncGuardResults() {
-        if extras?.asyncGuardResults.isEmpty == false { asyncGuardResults.removeAll() }
-    }
-
-    /// Forgets the previous macrostep's record for the microstep limit (rule R16).
-    @usableFromInline @inline(never)
-    mutating func clearRecentSteps() {
-        if extras?.recentSteps.isEmpty == false { recentSteps.removeAll(keepingCapacity: true) }
+        timers.removeAll()
     }
 }

@@ -39,8 +39,7 @@ extension StateMachine {
     @inlinable
     @discardableResult
     public mutating func process(_ input: MachineInput<Event>) throws(MachineError) -> Bool {
-        // One test for a machine nobody listens to: its extras box was never created.
-        if options.historyDepth != nil || extras?.listens == true {
+        if options.historyDepth != nil || !observers.isEmpty || !failedSendHandlers.isEmpty {
             return try processRecorded(input)
         }
         return try take(input)
