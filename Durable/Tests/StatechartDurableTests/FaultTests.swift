@@ -71,18 +71,29 @@ struct FaultTests {
 
         // Quiet: the nodes fire what falls due; wait until no timer is due any more.
         var quiet: Duration?
+        var stillDue: [String] = []
         for _ in 0..<120 {
             let now = clock.now()
-            var due = 0
-            for plan in plans { due += try await store.timers(of: plan.instance).filter { $0.dueNanoseconds <= now.inNanoseconds }.count }
-            if due == 0 {
+            stillDue = []
+            for plan in plans
+            where try await store.timers(of: plan.instance).contains(where: { $0.dueNanoseconds <= now.inNanoseconds }) {
+                stillDue.append(plan.instance)
+            }
+            if stillDue.isEmpty {
                 quiet = now
                 break
             }
             try await Task.sleep(for: .milliseconds(500))
         }
-        let settled = try #require(quiet, "timers were still due 60 s after the last event")
+        // The workers are stopped on every path: left running after a failure, they outlive the
+        // test and crash writing to its closed pipes.
+        let alive = nodes.filter(\.isAlive).count
         for node in nodes { await node.finish() }
+        guard let settled = quiet else {
+            Issue.record(
+                "timers were still due after 120 polls: \(stillDue.count) instances (\(stillDue.prefix(5).joined(separator: ", ")) …), \(alive) of \(workers) workers alive when the wait ended")
+            return
+        }
 
         // Check every instance against its plan, its acknowledgements and an in-memory machine.
         let chart = try faultOrderChart()
