@@ -15,7 +15,9 @@ struct CompilerOutlineTests {
         for (k, t) in chart.transitions.enumerated() {
             guard t.domain >= 0, !t.targets.isEmpty, !(t.isPseudo && chart.states[Int(t.source)].kind.isHistory) else { continue }
             builder.clear()
-            builder.add(targets: t.targets, domain: t.domain, states: chart.states, transitions: chart.transitions, children: chart.childIndices)
+            chart.states.withUnsafeBufferPointer { states in
+                builder.add(targets: t.targets, domain: t.domain, states: states, transitions: chart.transitions, children: chart.childIndices)
+            }
             builder.finish()
             let keep = builder.entries.count <= ChartCompiler.staticEntryLimit && !builder.touchedHistory
             for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }

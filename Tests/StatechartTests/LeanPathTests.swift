@@ -81,4 +81,27 @@ struct LeanPathTests {
         #expect(try !m.send("nothing"))
         #expect(m.invariantViolations().isEmpty)
     }
+
+    @Test("R59, R4: canHandle predicts what send does at every step of 1,000 random walks (exact and SCXML descriptors, guards included)")
+    func canHandlePredictsSend() throws {
+        // Selection and the query are one walk (`SelectionWalk.swift`); this checks that they
+        // cannot drift apart: the guards of these charts are pure, so the prediction is exact.
+        var steps = 0
+        for seed in UInt64(9_001)...10_000 {
+            let chart = try Chart(RandomCharts.make(seed: seed, exactEvents: seed % 2 == 0, orderedEffects: true))
+            var rng = SplitMix64(seed: seed &* 7_919)
+            var m = ChartInstance(chart: chart, context: 0)
+            m.microstepLimit = 30
+            guard (try? m.start()) != nil else { continue }
+            for step in 0..<20 where m.isRunning {
+                let event = RandomCharts.events.randomElement(using: &rng)!
+                let predicted = m.canHandle(event)
+                let handled = Result { () throws(MachineError) in try m.send(event) }
+                guard case .success(let enabled) = handled else { break }
+                #expect(predicted == enabled, "seed \(seed), step \(step), event \(event)")
+                steps += 1
+            }
+        }
+        #expect(steps > 10_000)
+    }
 }

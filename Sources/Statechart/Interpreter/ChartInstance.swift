@@ -36,7 +36,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     public var trace: [TraceStep] = []
 
     // Scratch buffers, reused by every macrostep.
-    @usableFromInline var selected = ScratchBuffer<Int32>()
+    @usableFromInline var selected = SelectedTransitions()
     @usableFromInline var selectedDomains = ScratchBuffer<Int32>()
     /// For the lean path across regions: each selected transition's run of the configuration
     /// list, as start and end positions.

@@ -94,7 +94,7 @@ struct Configuration: Sendable, Equatable {
 
     /// Drops the list from `position` on and appends `states[range]`, which must all come after
     /// the states kept, in ascending order: the exit and entry of a chain in one pass.
-    @inlinable mutating func replaceTail(from position: Int, with states: [Int32], in range: Range<Int32>) {
+    @inlinable mutating func replaceTail(from position: Int, with states: ChartTable<Int32>, in range: Range<Int32>) {
         // The hot step of a chain transition: one uniqueness check per array rather than one per
         // element written (this took a third of a flat event's instructions).
         let oldCount = list.count
@@ -129,7 +129,7 @@ struct Configuration: Sendable, Equatable {
     /// Replaces the states at `run` of the list with `states[range]` (ascending, and between the
     /// states before and after the run): the exit and entry of one region's transition in one
     /// splice of the sorted list.
-    @inlinable mutating func replace(run: Range<Int>, with states: [Int32], in range: Range<Int32>) {
+    @inlinable mutating func replace(run: Range<Int>, with states: ChartTable<Int32>, in range: Range<Int32>) {
         // Runs of the same length take ``overwrite(runs:of:with:entries:)``; this splice is for a
         // step where some region's run grows or shrinks.
         var n = run.lowerBound
@@ -151,7 +151,7 @@ struct Configuration: Sendable, Equatable {
     /// negative: a targetless transition) becomes the entry set of `transitions[n]`, which has
     /// the run's length. One uniqueness check per array for every run together.
     @inlinable mutating func overwrite(
-        runs: ScratchBuffer<Int>, of transitions: ScratchBuffer<Int32>, with lean: [LeanTransition], entries: [Int32]
+        runs: ScratchBuffer<Int>, of transitions: SelectedTransitions, with lean: ChartTable<LeanTransition>, entries: ChartTable<Int32>
     ) {
         bits.withUnsafeMutableBufferPointer { bits in
             list.storage.withUnsafeMutableBufferPointer { list in

@@ -80,14 +80,16 @@ struct EntrySetBuilder: Sendable {
             i -= 1
             tasks.append(.descendants(targets[i]))
         }
-        run(states: chart.states, transitions: chart.transitions, children: chart.childIndices, history: history)
+        chart.states.withUnsafeBufferPointer { states in
+            run(states: states, transitions: chart.transitions, children: chart.childIndices, history: history)
+        }
     }
 
     /// The form of ``add(targets:effectiveTargets:domain:chart:history:)`` without history
     /// values (every history state enters its default), for the compiler and the validator.
     @inlinable
     mutating func add<T: TransitionTargets>(
-        targets: [Int32], domain: Int32, states: [CompiledState], transitions: T, children: [[Int32]]
+        targets: [Int32], domain: Int32, states: UnsafeBufferPointer<CompiledState>, transitions: T, children: [[Int32]]
     ) {
         tasks.removeAll()
         for t in targets.reversed() { tasks.append(.ancestors(t, upTo: domain)) }
@@ -111,7 +113,7 @@ struct EntrySetBuilder: Sendable {
     }
 
     @inlinable
-    mutating func run<T: TransitionTargets>(states: [CompiledState], transitions: T, children: [[Int32]], history: [[Int32]?]) {
+    mutating func run<T: TransitionTargets>(states: UnsafeBufferPointer<CompiledState>, transitions: T, children: [[Int32]], history: [[Int32]?]) {
         while let task = tasks.popLast() {
             if entries.count > limit { return }
             switch task {

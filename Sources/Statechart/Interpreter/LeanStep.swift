@@ -3,15 +3,18 @@
 ///
 /// - An external user event sent while nothing is queued is processed directly, without going
 ///   through the external queue (``sendLean(_:)``).
-/// - Selection reads `Chart.leanCandidates`, where an exact `.event(e)` descriptor is compared
-///   inline, instead of each candidate's full ``Chart/Transition``.
+/// - Selection is one walk for every path (`SelectionWalk.swift`), which reads
+///   `Chart.leanCandidates`, where an exact `.event(e)` descriptor is compared inline, instead of
+///   each candidate's full ``Chart/Transition``.
+/// - When the selected transitions run nothing and exit nothing that records history, the
+///   microstep only splices the configuration (``takePlainSelection()``), a decision over the
+///   walk's result.
 /// - A microstep whose transitions all have precomputed entry sets (``leanMicrostep()``) copies
 ///   those sets, and when the states it exits and enters have no actions, history or invoked work,
 ///   it updates the configuration in bulk.
 ///
-/// The fast cases are decisions inside the one entry every external event goes through
-/// (``takeExternalEvent(_:)``), so set-up and tear-down are shared and a result cannot depend on
-/// the path (rule R34). Tracing always takes the general path, so a traced run shows every step
+/// Every event goes through the one walk and the one decision (``takeSelection()``), so set-up
+/// and tear-down are shared and a result cannot depend on the path (rule R34). Tracing always takes the general path, so a traced run shows every step
 /// the general code takes; the whole test suite, the Specs and the SCION conformance run
 /// exercise both, and `LeanPathEffectsTests` compares them with the runtimes' effects.
 extension ChartInstance {
@@ -29,165 +32,118 @@ extension ChartInstance {
         return enabled
     }
 
-    /// The fast cases, decided without side effects over the active configuration: a chain, or
-    /// parallel regions whose transitions have disjoint domains.
+    /// The fast cases, a decision over the selection walk's result (``selectTransitions(for:)``):
+    /// when every selected transition is static, without actions and with a plain entry, their
+    /// domains are disjoint (so none conflicts with another, rule R7) and no state they exit has
+    /// exit actions or history, the microstep only moves the configuration — each transition
+    /// replaces the active states inside its domain with its precomputed entry set, one
+    /// contiguous run of the sorted list each. Guards were evaluated by the walk, exactly as for
+    /// the general microstep: nothing runs twice whichever way the step is taken.
     ///
-    /// - Returns: Whether a transition was taken, or `nil` when no fast case applies (nothing has
-    ///   changed; the caller selects on the general path).
-    @inlinable
-    mutating func takeFastStep(_ event: Event) -> Bool? {
-        let count = configuration.list.count
-        // Every active state is an ancestor of the last one exactly when the list is as long as
-        // that state is deep (the root, depth 0, is not listed).
-        let isChain = count > 0 && chart.states[Int(configuration.list[count - 1])].depth == count
-        return isChain ? sendAlongChain(event) : sendAcrossRegions(event)
+    /// - Returns: Whether the selection was taken here; `false` when the case does not apply
+    ///   (nothing has changed but the scratch list of runs; the caller takes the microstep).
+    @inlinable @inline(__always)
+    mutating func takePlainSelection() -> Bool {
+        guard !chart.hasInvocations else { return false }
+        if selected.count == 1 { return takePlainTransition(selected[0]) }
+        return takePlainTransitions()
     }
 
-    /// The fastest case, decided without side effects: one active atomic state (the configuration
-    /// is a chain from the top level down to it), and the first candidate of its list that can
-    /// match is an exact descriptor on an unguarded transition without actions whose exits and
-    /// entries run nothing. Then the step only moves the configuration: the chain above the
-    /// domain is cut and the precomputed entries are appended (they are all deeper than the
-    /// domain, so the list stays sorted).
-    ///
-    /// - Returns: Whether a transition was taken, or `nil` when the case does not apply (nothing
-    ///   has been changed; the caller takes the general path).
-    @inlinable
-    mutating func sendAlongChain(_ event: Event) -> Bool? {
-        let count = configuration.list.count
-        guard count > 0, !chart.hasInvocations else { return nil }
-        let state = chart.states[Int(configuration.list[count - 1])]
-        var k = state.candidateStart
-        var chosen: Int32 = -1
-        while k < state.candidateEnd {
-            let candidate = chart.leanCandidates[Int(k)]
-            k += 1
-            guard let wanted = candidate.event, !candidate.conditional else { return nil }
-            if wanted == event {
-                chosen = candidate.transition
-                break
-            }
-        }
-        guard chosen >= 0 else { return false }
-        let lean = chart.lean[Int(chosen)]
-        guard lean.flags.rawValue == LeanTransition.Flags([.isStatic, .plainEntry]).rawValue else { return nil }
+    /// ``takePlainSelection()`` for one transition: the states it exits are the run of the list
+    /// inside its domain, found from the back (states after the domain's subtree, in other
+    /// regions, come after the run since the list is sorted).
+    @inlinable @inline(__always)
+    mutating func takePlainTransition(_ t: Int32) -> Bool {
+        let lean = chart.lean[Int(t)]
+        guard lean.flags.rawValue == LeanTransition.Flags([.isStatic, .plainEntry]).rawValue else { return false }
         let domain = lean.domain
         if domain < 0 { return true }
-        var keep = count
-        while keep > 0 {
-            let s = configuration.list[keep - 1]
+        let count = configuration.list.count
+        let subtreeEnd = chart.states[Int(domain)].end
+        var runEnd = count
+        var start = count
+        while start > 0 {
+            let s = configuration.list[start - 1]
             if s <= domain { break }
-            if chart.states[Int(s)].hasExitActions || chart.states[Int(s)].hasHistoryChild { return nil }
-            keep -= 1
+            start -= 1
+            if s >= subtreeEnd {
+                runEnd = start
+                continue
+            }
+            if chart.states[Int(s)].hasExitActions || chart.states[Int(s)].hasHistoryChild { return false }
         }
-        configuration.replaceTail(from: keep, with: chart.leanEntries, in: lean.entryStart..<lean.entryEnd)
+        if runEnd == count {
+            // A chain, or the last region: cut the list and append the entries (they are all
+            // deeper than the domain, so the list stays sorted).
+            configuration.replaceTail(from: start, with: chart.leanEntries, in: lean.entryStart..<lean.entryEnd)
+        } else {
+            configuration.replace(run: start..<runEnd, with: chart.leanEntries, in: lean.entryStart..<lean.entryEnd)
+        }
         return true
     }
 
-    /// ``sendAlongChain(_:)`` for a configuration with parallel regions: every active atomic
-    /// state selects as in ``selectTransitions(for:)``; the case applies when every candidate
-    /// looked at is an exact, unconditional descriptor, every transition selected is static,
-    /// without actions and with a plain entry, their domains are disjoint (so none conflicts with
-    /// another, rule R7) and no state they exit has exit actions or history. Each transition then
-    /// replaces the active states inside its domain with its entry set, one contiguous run of the
-    /// sorted list each.
-    ///
-    /// The decision reads the chart's tables and writes the scratch lists through unsafe
-    /// pointers (room for the worst case is made first): read element by element, each access
-    /// paid a bounds check, a uniqueness check or a retain (about 1,400 instructions for four
-    /// regions).
-    ///
-    /// - Returns: Whether a transition was taken, or `nil` when the case does not apply (only
-    ///   the scratch lists of selected transitions and runs have been touched).
+    /// ``takePlainSelection()`` for transitions in several regions. The decision reads the
+    /// chart's tables and writes the scratch list of runs through unsafe pointers (room for the
+    /// worst case is made first): read element by element, each access paid a bounds check, a
+    /// uniqueness check or a retain (about 1,400 instructions for four regions).
     @inlinable
-    mutating func sendAcrossRegions(_ event: Event) -> Bool? {
+    mutating func takePlainTransitions() -> Bool {
         let chart = self.chart
-        guard !chart.hasInvocations else { return nil }
         let count = configuration.list.count
-        // At most one transition per active state, and two run bounds per transition.
-        selected.reserveStorage(count)
-        selectedRuns.reserveStorage(2 * count)
-        var chosen = 0
+        let chosen = selected.count
+        let first = selected.first
+        // Two run bounds per transition.
+        selectedRuns.reserveStorage(2 * chosen)
         var sameLength = true
-        let applies: Bool? = chart.states.withUnsafeBufferPointer { states in
-            chart.leanCandidates.withUnsafeBufferPointer { candidates in
-                chart.lean.withUnsafeBufferPointer { lean in
-                    configuration.list.storage.withUnsafeBufferPointer { list in
-                        selected.storage.withUnsafeMutableBufferPointer { selected in
-                            selectedRuns.storage.withUnsafeMutableBufferPointer { runs -> Bool? in
-                                var n = 0
-                                while n < count {
-                                    let state = states[Int(list[n])]
-                                    n += 1
-                                    guard state.kind.isAtomic else { continue }
-                                    var k = Int(state.candidateStart)
-                                    while k < Int(state.candidateEnd) {
-                                        let candidate = candidates[k]
-                                        k += 1
-                                        guard let wanted = candidate.event, !candidate.conditional else { return nil }
-                                        if wanted == event {
-                                            var seen = false
-                                            var j = 0
-                                            while j < chosen {
-                                                if selected[j] == candidate.transition { seen = true }
-                                                j += 1
-                                            }
-                                            if !seen {
-                                                selected[chosen] = candidate.transition
-                                                chosen += 1
-                                            }
-                                            break
-                                        }
-                                    }
+        let applies: Bool = chart.states.withUnsafeBufferPointer { states in
+            chart.lean.withUnsafeBufferPointer { lean in
+                configuration.list.storage.withUnsafeBufferPointer { list in
+                    selected.rest.storage.withUnsafeBufferPointer { others in
+                        selectedRuns.storage.withUnsafeMutableBufferPointer { runs -> Bool in
+                            // One forward pass over the list: each transition's run of active
+                            // states inside its domain. An earlier atomic state selected an
+                            // earlier transition, and a domain contains the atomic state that
+                            // selected it, so disjoint domains come in ascending order: a domain
+                            // that starts before the previous one ends overlaps it.
+                            let plain = LeanTransition.Flags([.isStatic, .plainEntry]).rawValue
+                            var previousEnd: Int32 = 0
+                            var i = 0
+                            var n = 0
+                            while n < chosen {
+                                let transition = lean[Int(n == 0 ? first : others[n - 1])]
+                                guard transition.flags.rawValue == plain else { return false }
+                                let d = transition.domain
+                                let r = 2 * n
+                                n += 1
+                                guard d >= 0 else {
+                                    runs[r] = -1
+                                    runs[r + 1] = -1
+                                    continue
                                 }
-                                if chosen == 0 { return false }
-                                // One forward pass over the list: each transition's run of active
-                                // states inside its domain. An earlier atomic state selected an
-                                // earlier transition, and a domain contains the atomic state that
-                                // selected it, so disjoint domains come in ascending order: a domain
-                                // that starts before the previous one ends overlaps it.
-                                let plain = LeanTransition.Flags([.isStatic, .plainEntry]).rawValue
-                                var previousEnd: Int32 = 0
-                                var i = 0
-                                n = 0
-                                while n < chosen {
-                                    let transition = lean[Int(selected[n])]
-                                    guard transition.flags.rawValue == plain else { return nil }
-                                    let d = transition.domain
-                                    let r = 2 * n
-                                    n += 1
-                                    guard d >= 0 else {
-                                        runs[r] = -1
-                                        runs[r + 1] = -1
-                                        continue
-                                    }
-                                    if d < previousEnd { return nil }
-                                    let end = states[Int(d)].end
-                                    previousEnd = end
-                                    while i < count && list[i] <= d { i += 1 }
-                                    let start = i
-                                    while i < count {
-                                        let s = list[i]
-                                        if s >= end { break }
-                                        let exited = states[Int(s)]
-                                        if exited.hasExitActions || exited.hasHistoryChild { return nil }
-                                        i += 1
-                                    }
-                                    runs[r] = start
-                                    runs[r + 1] = i
-                                    if i - start != Int(transition.entryEnd - transition.entryStart) { sameLength = false }
+                                if d < previousEnd { return false }
+                                let end = states[Int(d)].end
+                                previousEnd = end
+                                while i < count && list[i] <= d { i += 1 }
+                                let start = i
+                                while i < count {
+                                    let s = list[i]
+                                    if s >= end { break }
+                                    let exited = states[Int(s)]
+                                    if exited.hasExitActions || exited.hasHistoryChild { return false }
+                                    i += 1
                                 }
-                                return true
+                                runs[r] = start
+                                runs[r + 1] = i
+                                if i - start != Int(transition.entryEnd - transition.entryStart) { sameLength = false }
                             }
+                            return true
                         }
                     }
                 }
             }
         }
-        selected.count = chosen
         selectedRuns.count = 2 * chosen
-        guard let applies else { return nil }
-        if !applies { return false }
+        guard applies else { return false }
         if sameLength {
             // The usual case: each region moves between states at the same depth, so every
             // run is overwritten in place and no position moves.
@@ -205,36 +161,6 @@ extension ChartInstance {
                 run: start..<selectedRuns[2 * n + 1], with: chart.leanEntries, in: lean.entryStart..<lean.entryEnd)
         }
         return true
-    }
-
-    /// ``selectTransitions(for:)`` for a user event: the same visit of atomic states in document
-    /// order and of their candidates innermost first, matching exact descriptors inline.
-    @inlinable
-    mutating func selectTransitions(forUserEvent event: Event) -> Bool {
-        selected.removeAll()
-        if !resolvedTargets.isEmpty { resolvedTargets.removeAll() }
-        var n = 0
-        while n < configuration.list.count {
-            let s = configuration.list[n]
-            n += 1
-            let state = chart.states[Int(s)]
-            guard state.kind.isAtomic else { continue }
-            var k = state.candidateStart
-            while k < state.candidateEnd {
-                let candidate = chart.leanCandidates[Int(k)]
-                k += 1
-                let t = candidate.transition
-                if let wanted = candidate.event {
-                    guard wanted == event else { continue }
-                } else if let matcher = chart.transitions[Int(t)].matcher, !matcher.matches(.event(event), in: chart) {
-                    continue
-                }
-                if candidate.conditional, !conditionsHold(t, event: .event(event)) { continue }
-                if !selected.contains(t) { selected.append(t) }
-                break
-            }
-        }
-        return finishSelection()
     }
 
     /// Whether every selected transition has a precomputed domain and entry set. (Always

@@ -26,29 +26,25 @@ extension ChartInstance {
         return handledFirst
     }
 
-    /// The one way an external event is taken, whichever path takes it: its selection and its
-    /// microstep. The fast cases of ``LeanStep`` are decisions made here, never a separate
-    /// entry, and the per-event tear-down below runs after every path — so a result cannot
-    /// depend on which path ran, or on tracing (rule R58: asynchronous guard answers hold for
-    /// this event's selection only, never for a later microstep).
+    /// The one way an external event is taken, whichever path takes it: the one selection walk
+    /// (``selectTransitions(for:)``), then its microstep (``takeSelection()``), where the fast
+    /// cases of `LeanStep.swift` are decisions over the walk's result, never a separate entry. The
+    /// per-event tear-down below runs after every path — so a result cannot depend on which path
+    /// ran, or on tracing (rule R58: asynchronous guard answers hold for this event's selection
+    /// only, never for a later microstep).
     ///
     /// - Returns: Whether the event enabled a transition.
     @inlinable
     mutating func takeExternalEvent(_ event: ChartEvent<Event>) -> Bool {
         defer { if !asyncGuardResults.isEmpty { asyncGuardResults.removeAll() } }
-        if !isTracing, case .event(let userEvent) = event {
-            if let handled = takeFastStep(userEvent) { return handled }
-            scope.begin(event)
-            let enabled = selectTransitions(forUserEvent: userEvent)
-            if enabled { microstep() }
-            return enabled
-        }
         scope.begin(event)
-        if isTracing { trace.append(.event(chart.name(of: event), external: true)) }
-        if recordsExternalEvents { recordedExternalEvents.append(event) }
+        if isTracing {
+            trace.append(.event(chart.name(of: event), external: true))
+            if recordsExternalEvents { recordedExternalEvents.append(event) }
+        }
         let enabled = selectTransitions(for: event)
         if enabled {
-            microstep()
+            takeSelection()
         } else if isTracing {
             trace.append(.dropped(chart.name(of: event)))
         }
@@ -62,14 +58,14 @@ extension ChartInstance {
         var steps = 0
         if !recentSteps.isEmpty { recentSteps.removeAll(keepingCapacity: true) }
         while isRunning {
-            if chart.hasEventless, selectTransitions(for: nil) {
+            if chart.hasEventless, selectEventlessTransitions() {
                 scope.currentEvent = nil
-                microstep()
+                takeSelection()
             } else if let event = internalQueue.popFirst() {
                 scope.begin(event)
                 if isTracing { trace.append(.event(chart.name(of: event), external: false)) }
                 if selectTransitions(for: event) {
-                    microstep()
+                    takeSelection()
                 } else if isTracing {
                     trace.append(.dropped(chart.name(of: event)))
                 }

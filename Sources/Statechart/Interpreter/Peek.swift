@@ -6,14 +6,10 @@ extension ChartInstance {
     public func canHandle(_ event: Event) -> Bool {
         guard isRunning else { return false }
         let e = ChartEvent<Event>.event(event)
-        for s in configuration.list where chart.states[Int(s)].kind.isAtomic {
-            let state = chart.states[Int(s)]
-            for k in state.candidateStart..<state.candidateEnd {
-                let t = chart.eventCandidates[Int(k)]
-                guard let matcher = chart.transitions[Int(t)].matcher, matcher.matches(e, in: chart) else { continue }
-                if let g = chart.transitions[Int(t)].guardCondition, !peekGuard(g, event: e) { continue }
-                return true
-            }
+        var walk = SelectionWalk(over: self)
+        while let (t, conditional) = walk.nextCandidate(in: self, matching: e) {
+            if conditional, let g = chart.transitions[Int(t)].guardCondition, !peekGuard(g, event: e) { continue }
+            return true
         }
         return false
     }

@@ -69,7 +69,7 @@ struct ScratchBuffer<Element>: RandomAccessCollection, MutableCollection {
     }
 
     /// Replaces `self[subrange]` with `source[range]`, shifting the tail as needed.
-    @inlinable mutating func replaceSubrange(_ subrange: Range<Int>, with source: [Element], in range: Range<Int32>) {
+    @inlinable mutating func replaceSubrange(_ subrange: Range<Int>, with source: ChartTable<Element>, in range: Range<Int32>) {
         let newCount = Int(range.upperBound - range.lowerBound)
         let delta = newCount - subrange.count
         if delta > 0 {

@@ -1,37 +1,59 @@
 extension ChartInstance {
-    /// Selects the enabled transitions for an event (`nil`: eventless ones) into `selected`, with
-    /// their domains in `selectedDomains`, conflicts removed (rules R4, R5, R7).
+    /// Selects the enabled transitions for an event into `selected`, in selection order (rules
+    /// R4, R5): for each active atomic state, the first candidate whose descriptor matches and
+    /// whose conditions hold. Domains and conflicts (rules R6, R7) are left to
+    /// ``takeSelection()``, which decides first whether a fast case applies.
     ///
-    /// Active atomic states are visited in document order; for each, its candidate list — its own
-    /// transitions, then each ancestor's, precomputed — is searched in order and the first whose
-    /// descriptor matches and whose guard holds is taken.
+    /// Always inlined into its callers, so that a user event's descriptor test is specialized to
+    /// an exact comparison.
     ///
-    /// - Returns: Whether any transition is enabled.
+    /// - Returns: Whether any transition is selected.
+    @inlinable @inline(__always)
+    mutating func selectTransitions(for event: ChartEvent<Event>) -> Bool {
+        startSelection()
+        var walk = SelectionWalk(over: self)
+        while let (t, conditional) = walk.nextCandidate(in: self, matching: event) {
+            if select(t, conditional: conditional, event: event) { walk.selectedForThisState() }
+        }
+        return !selected.isEmpty
+    }
+
+    /// ``selectTransitions(for:)`` for the eventless transitions (rule R2): the same walk over
+    /// the states' eventless candidates.
     @inlinable
-    mutating func selectTransitions(for event: ChartEvent<Event>?) -> Bool {
+    mutating func selectEventlessTransitions() -> Bool {
+        startSelection()
+        var walk = SelectionWalk(over: self)
+        while let (t, conditional) = walk.nextEventlessCandidate(in: self) {
+            if select(t, conditional: conditional, event: nil) { walk.selectedForThisState() }
+        }
+        return !selected.isEmpty
+    }
+
+    @inlinable @inline(__always)
+    mutating func startSelection() {
         selected.removeAll()
         if !resolvedTargets.isEmpty { resolvedTargets.removeAll() }
-        let chart = self.chart
-        let eventless = event == nil
-        var n = 0
-        while n < configuration.list.count {
-            let s = configuration.list[n]
-            n += 1
-            guard chart.states[Int(s)].kind.isAtomic else { continue }
-            var k = eventless ? chart.states[Int(s)].eventlessStart : chart.states[Int(s)].candidateStart
-            let end = eventless ? chart.states[Int(s)].eventlessEnd : chart.states[Int(s)].candidateEnd
-            while k < end {
-                let t = eventless ? chart.eventlessCandidates[Int(k)] : chart.eventCandidates[Int(k)]
-                k += 1
-                if let event, let matcher = chart.transitions[Int(t)].matcher, !matcher.matches(event, in: chart) {
-                    continue
-                }
-                if !conditionsHold(t, event: event) { continue }
-                if !selected.contains(t) { selected.append(t) }
-                break
-            }
-        }
-        return finishSelection()
+    }
+
+    /// Selects a candidate whose descriptor matched when its conditions hold (rule R5).
+    ///
+    /// - Returns: Whether it was selected (the walk then leaves this atomic state).
+    @inlinable @inline(__always)
+    mutating func select(_ t: Int32, conditional: Bool, event: @autoclosure () -> ChartEvent<Event>?) -> Bool {
+        if conditional, !conditionsHold(t, event: event()) { return false }
+        if !selected.contains(t) { selected.append(t) }
+        return true
+    }
+
+    /// Takes the selected transitions (one microstep, rule R8): a fast case of `LeanStep.swift`
+    /// when one applies to the selection (``takePlainSelection()``), otherwise with their
+    /// domains computed and conflicts removed (rules R6, R7), the lean or the general microstep.
+    @inlinable @inline(__always)
+    mutating func takeSelection() {
+        if !isTracing && takePlainSelection() { return }
+        finishSelection()
+        microstep()
     }
 
     /// Whether a transition whose descriptor matched is enabled: its guard holds, its
@@ -51,11 +73,8 @@ extension ChartInstance {
     }
 
     /// Computes the domains of the selected transitions and removes conflicts (rules R6, R7).
-    ///
-    /// - Returns: Whether any transition is selected.
     @inlinable
-    mutating func finishSelection() -> Bool {
-        if selected.isEmpty { return false }
+    mutating func finishSelection() {
         selectedDomains.removeAll()
         var n = 0
         while n < selected.count {
@@ -65,7 +84,6 @@ extension ChartInstance {
             n += 1
         }
         if selected.count > 1 { removeConflictingTransitions() }
-        return true
     }
 
     /// The asynchronous guards an external event could consult in the current configuration, in
@@ -74,16 +92,14 @@ extension ChartInstance {
     public func asyncGuards(for event: Event) -> [(transition: Int32, condition: @Sendable (Context, Event) async -> Bool)] {
         guard chart.hasAsyncGuards else { return [] }
         var result: [(transition: Int32, condition: @Sendable (Context, Event) async -> Bool)] = []
-        for s in configuration.list where chart.states[Int(s)].kind.isAtomic {
-            let state = chart.states[Int(s)]
-            for k in state.candidateStart..<state.candidateEnd {
-                let t = chart.eventCandidates[Int(k)]
-                guard let condition = chart.transitions[Int(t)].asyncGuard,
-                    let matcher = chart.transitions[Int(t)].matcher, matcher.matches(.event(event), in: chart),
-                    !result.contains(where: { $0.transition == t })
-                else { continue }
-                result.append((t, condition))
+        // Every matching candidate with an asynchronous guard, not only the first of each state:
+        // which one is selected depends on the answers.
+        var walk = SelectionWalk(over: self)
+        while let (t, _) = walk.nextCandidate(in: self, matching: .event(event)) {
+            guard let condition = chart.transitions[Int(t)].asyncGuard, !result.contains(where: { $0.transition == t }) else {
+                continue
             }
+            result.append((t, condition))
         }
         return result
     }
@@ -232,7 +248,7 @@ extension ChartInstance {
             selectedDomains[kept] = d1
             kept += 1
         }
-        selected.count = kept
+        selected.truncate(to: kept)
         selectedDomains.count = kept
     }
 

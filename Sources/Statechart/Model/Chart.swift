@@ -29,10 +29,10 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         @usableFromInline var isPseudo: Bool
     }
 
-    @usableFromInline let states: [State]
+    @usableFromInline let states: ChartTable<State>
     @usableFromInline let transitions: [Transition]
     @usableFromInline let eventCandidates: [Int32]
-    @usableFromInline let eventlessCandidates: [Int32]
+    @usableFromInline let eventlessCandidates: ChartTable<Int32>
     @usableFromInline let childIndices: [[Int32]]
     @usableFromInline let entryActions: [[[Action<Event, Context>]]]
     @usableFromInline let exitActions: [[[Action<Event, Context>]]]
@@ -51,12 +51,12 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let hasAsyncGuards: Bool
     @usableFromInline let historyCount: Int
     /// Per transition, what the lean microstep needs, in a small plain value (``LeanTables``).
-    @usableFromInline let lean: [LeanTransition]
+    @usableFromInline let lean: ChartTable<LeanTransition>
     /// The static entry sets of ``lean``, one after another.
-    @usableFromInline let leanEntries: [Int32]
+    @usableFromInline let leanEntries: ChartTable<Int32>
     /// ``eventCandidates`` with each exact event descriptor inline, for selection without
     /// reading ``Transition``.
-    @usableFromInline let leanCandidates: [LeanCandidate<Event>]
+    @usableFromInline let leanCandidates: ChartTable<LeanCandidate<Event>>
     /// State ids by index.
     @inlinable public var ids: [String] { names.ids }
     @usableFromInline let locations: [SourceLocation?]
@@ -71,18 +71,18 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// A chart from the compiler's structure and the assembled closures (see ``init(_:)``).
     @usableFromInline
     init(compiled c: ChartCompiler, assembly a: ChartAssembly<Event, Context>, name: String, eventName: @escaping @Sendable (Event) -> String) {
-        self.states = c.states
+        self.states = ChartTable(c.states)
         self.transitions = a.transitions
         self.eventCandidates = c.eventCandidates
-        self.eventlessCandidates = c.eventlessCandidates
+        self.eventlessCandidates = ChartTable(c.eventlessCandidates)
         self.childIndices = c.childIndices
         self.entryActions = a.entryActions
         self.exitActions = a.exitActions
         self.hasEventless = !c.eventlessCandidates.isEmpty
         self.historyCount = c.historyCount
-        self.lean = a.lean.transitions
-        self.leanEntries = a.lean.entries
-        self.leanCandidates = a.leanCandidates
+        self.lean = ChartTable(a.lean.transitions)
+        self.leanEntries = ChartTable(a.lean.entries)
+        self.leanCandidates = ChartTable(a.leanCandidates)
         self.requestTransitions = c.requestTransitions
         self.staticEntries = c.staticEntries
         self.staticDefaultEntries = c.staticDefaultEntries
@@ -92,6 +92,15 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.locations = c.locations
         self.name = name
         self.names = ChartNames(ids: c.ids, indexByID: c.indexByID, eventName: eventName)
+    }
+
+    deinit {
+        // The hot tables are the chart's own memory (``ChartTable``).
+        states.free()
+        eventlessCandidates.free()
+        lean.free()
+        leanEntries.free()
+        leanCandidates.free()
     }
 
     // MARK: - Queries

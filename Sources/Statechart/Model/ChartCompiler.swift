@@ -109,7 +109,9 @@ struct ChartCompiler {
                 continue
             }
             builder.clear()
-            builder.add(targets: t.targets, domain: t.domain, states: states, transitions: shapes, children: childIndices)
+            states.withUnsafeBufferPointer { states in
+                builder.add(targets: t.targets, domain: t.domain, states: states, transitions: shapes, children: childIndices)
+            }
             builder.finish()
             let keep = builder.entries.count <= Self.staticEntryLimit && !builder.touchedHistory
             let defaults = keep ? builder.entries.filter { builder.defaultMarks[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 } : []

@@ -84,7 +84,9 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             guard !targets.isEmpty else { return }
             builder.clear()
             let domain = tr.domain >= 0 ? tr.domain : 0
-            builder.add(targets: targets, domain: domain, states: chart.states, transitions: chart.transitions, children: chart.childIndices)
+            chart.states.withUnsafeBufferPointer { states in
+                builder.add(targets: targets, domain: domain, states: states, transitions: chart.transitions, children: chart.childIndices)
+            }
             builder.finish()
             for s in builder.entries where !reached[Int(s)] {
                 reached[Int(s)] = true
@@ -252,7 +254,9 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
                 !tr.targets.isEmpty
             else { continue }
             builder.clear()
-            builder.add(targets: tr.targets, domain: tr.domain, states: chart.states, transitions: chart.transitions, children: chart.childIndices)
+            chart.states.withUnsafeBufferPointer { states in
+                builder.add(targets: tr.targets, domain: tr.domain, states: states, transitions: chart.transitions, children: chart.childIndices)
+            }
             builder.finish()
             // Only a single resulting atomic state is followed (parallel targets are not).
             let atomics = builder.entries.filter { chart.states[Int($0)].kind.isAtomic }

@@ -1,0 +1,103 @@
+/// The one walk of transition selection (SCXML `selectTransitions`, rules R4 and R5): the active
+/// atomic states in document order and, for each, its candidate list — its own transitions, then
+/// each ancestor's, precomputed by the compiler — in order, yielding the candidates whose
+/// descriptor matches the event.
+///
+/// Everything that selects or predicts a selection goes through it: ``ChartInstance/selectTransitions(for:)``
+/// (every event, every path: the fast cases of `LeanStep.swift` are decisions over its result),
+/// ``ChartInstance/canHandle(_:)`` and ``ChartInstance/asyncGuards(for:)``. So they cannot
+/// disagree about which transitions an event can enable — a separate copy of this loop in the fast
+/// path is how that path once came to ignore an asynchronous guard's answer (rule R58).
+///
+/// A cursor rather than a method that takes a closure: between two steps the caller may change
+/// the instance (a guard raises an error or assigns to the data model) without overlapping
+/// accesses, and a query that must change nothing walks a borrowed instance.
+@usableFromInline
+struct SelectionWalk {
+    /// The next index of the configuration's list to visit.
+    @usableFromInline var position: Int
+    /// The current state's candidates still to look at: `next ..< end`.
+    @usableFromInline var next: Int32 = 0
+    @usableFromInline var end: Int32 = 0
+
+    /// Starts a walk over the instance's configuration.
+    ///
+    /// When the configuration is a chain (every active state an ancestor of the last one, the
+    /// usual case outside parallel states), the last state is the only atomic one, so the walk
+    /// starts there: the list is as long as that state is deep exactly then (the root, depth 0,
+    /// is not listed).
+    @inlinable @inline(__always)
+    init<Event, Context>(over instance: ChartInstance<Event, Context>) {
+        let count = instance.configuration.list.count
+        if count > 0, instance.chart.states[Int(instance.configuration.list[count - 1])].depth == count {
+            position = count - 1
+        } else {
+            position = 0
+        }
+    }
+
+    /// The next candidate whose descriptor matches `event`, with whether it needs more than its
+    /// descriptor (a guard, an asynchronous guard or dynamic targets); `nil` when the walk is over.
+    ///
+    /// An exact `.event(e)` descriptor is compared inline (``LeanCandidate``); any other is
+    /// matched by the transition's ``EventMatcher``.
+    @inlinable @inline(__always)
+    mutating func nextCandidate<Event, Context>(
+        in instance: ChartInstance<Event, Context>, matching event: ChartEvent<Event>
+    ) -> (transition: Int32, conditional: Bool)? {
+        let chart = instance.chart
+        repeat {
+            while next < end {
+                let candidate = chart.leanCandidates[Int(next)]
+                next += 1
+                if let wanted = candidate.event {
+                    guard case .event(let e) = event, e == wanted else { continue }
+                } else if let matcher = chart.transitions[Int(candidate.transition)].matcher, !matcher.matches(event, in: chart) {
+                    continue
+                }
+                return (candidate.transition, candidate.conditional)
+            }
+        } while enterNextAtomicState(in: instance, eventless: false)
+        return nil
+    }
+
+    /// The next eventless candidate (rule R2), with whether it needs more than being eventless;
+    /// `nil` when the walk is over.
+    @inlinable @inline(__always)
+    mutating func nextEventlessCandidate<Event, Context>(
+        in instance: ChartInstance<Event, Context>
+    ) -> (transition: Int32, conditional: Bool)? {
+        let chart = instance.chart
+        repeat {
+            if next < end {
+                let t = chart.eventlessCandidates[Int(next)]
+                next += 1
+                return (t, chart.lean[Int(t)].flags.contains(.conditional))
+            }
+        } while enterNextAtomicState(in: instance, eventless: true)
+        return nil
+    }
+
+    /// Moves to the next active atomic state's candidates (for events, or eventless ones).
+    ///
+    /// - Returns: `false` when no active atomic state is left.
+    @inlinable @inline(__always)
+    mutating func enterNextAtomicState<Event, Context>(in instance: ChartInstance<Event, Context>, eventless: Bool) -> Bool {
+        while position < instance.configuration.list.count {
+            let state = instance.chart.states[Int(instance.configuration.list[position])]
+            position += 1
+            guard state.kind.isAtomic else { continue }
+            next = eventless ? state.eventlessStart : state.candidateStart
+            end = eventless ? state.eventlessEnd : state.candidateEnd
+            return true
+        }
+        return false
+    }
+
+    /// Ends the current state's candidates: one of them was selected, the first that matched
+    /// and whose conditions held (rule R5).
+    @inlinable @inline(__always)
+    mutating func selectedForThisState() {
+        next = end
+    }
+}
