@@ -14,26 +14,31 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline var historyValues: [[Int32]?]
     @usableFromInline var internalQueue = EventQueue<ChartEvent<Event>>()
     @usableFromInline var externalQueue = EventQueue<ChartEvent<Event>>()
-    @usableFromInline var timers: [PendingSend] = []
-    @usableFromInline var timerSequence: UInt64 = 0
     /// The machine's virtual time: how far its clock has been advanced since it started.
     @inlinable public var now: Duration { machineTime }
-    /// The storage of ``now`` (settable from the inlinable ``advance(by:)``).
-    @usableFromInline var machineTime: Duration = .zero
+    /// The storage of ``now`` (settable from the inlinable ``advance(by:)``): the scope's copy,
+    /// which actions read, so that the instance does not hold the same 16 bytes twice.
+    @inlinable var machineTime: Duration {
+        get { scope.machineTime }
+        set { scope.machineTime = newValue }
+    }
+    // The flags sit together, before the 4-byte `finalState`, so that they share one word of
+    // padding instead of taking one each (issue 16, "Memory").
     /// Whether the machine has started and not yet reached a top-level final state.
     public internal(set) var isRunning = false
     /// Whether ``start()`` has been called (and not undone by a reset that failed).
     public internal(set) var hasStarted = false
+    /// Whether ``trace`` records what the interpreter does.
+    public var isTracing = false
+    /// Whether external events are recorded as they are taken, for a driver that forwards them
+    /// (SCXML's `autoforward`, rule R86). Recorded on the traced path only: set ``isTracing`` too.
+    @usableFromInline package var recordsExternalEvents = false
     /// The top-level final state the machine stopped in, if it did.
     public internal(set) var finalState: ChartStateID?
     @usableFromInline var scope: ActionScope<Event, Context>
     /// The most microsteps one macrostep may take before it is stopped with
     /// ``MachineError/microstepLimitExceeded(limit:states:events:)`` (rule R16).
     public var microstepLimit = 10_000
-    /// Whether ``trace`` records what the interpreter does.
-    public var isTracing = false
-    /// The recorded trace (when ``isTracing``); the owner clears it when it likes.
-    public var trace: [TraceStep] = []
 
     // Scratch buffers, reused by every macrostep.
     @usableFromInline var selected = SelectedTransitions()
@@ -43,21 +48,9 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline var selectedRuns = ScratchBuffer<Int>()
     @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
     @usableFromInline var entrySet: EntrySetBuilder
-    @usableFromInline var failures: [String] = []
-    /// Work queued by actions with ``ActionScope/perform(_:_:)``, not yet taken by a runtime.
-    public internal(set) var pendingWork: [PendingWork<Event>] = []
-    @usableFromInline var invocationRequests: [InvocationRequest<Event, Context>] = []
-    @usableFromInline var runningInvocations: [(token: UInt64, state: Int32)] = []
-    @usableFromInline var invocationToken: UInt64 = 0
-    /// Answers of asynchronous guards for the external event being processed (rule R58).
-    @usableFromInline var asyncGuardResults: [Int32: Bool] = [:]
-    @usableFromInline var limitError: MachineError?
-    @usableFromInline var recentSteps: [(state: Int32, event: String)] = []
-    /// Whether external events are recorded as they are taken, for a driver that forwards them
-    /// (SCXML's `autoforward`, rule R86). Recorded on the traced path only: set ``isTracing`` too.
-    @usableFromInline package var recordsExternalEvents = false
-    /// The external events taken since the driver last emptied this, oldest first.
-    @usableFromInline package var recordedExternalEvents: [ChartEvent<Event>] = []
+    /// Delayed sends, trace, work and invocation bookkeeping, failures: one box created on first
+    /// use, `nil` for an instance that needs none of them (InstanceExtras.swift).
+    @usableFromInline var extras: InstanceExtras<Event, Context>?
 
     @usableFromInline
     struct PendingSend: Sendable {
@@ -133,7 +126,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         }
         let handled = sendLean(event)
         assertInvariants()
-        if limitError != nil || !failures.isEmpty { try throwFailures() }
+        if extras != nil { try throwFailures() }
         return handled
     }
 
@@ -145,7 +138,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         externalQueue.append(event)
         let handled = processExternalQueue()
         assertInvariants()
-        if limitError != nil || !failures.isEmpty { try throwFailures() }
+        if extras != nil { try throwFailures() }
         return handled
     }
 
@@ -184,7 +177,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @inlinable
     public mutating func advance(by duration: Duration) throws(MachineError) {
         let target = now + duration
-        while isRunning, let first = timers.first, first.due <= target {
+        while isRunning, let first = extras?.timers.first, first.due <= target {
             timers.removeFirst()
             machineTime = first.due
             scope.machineTime = now
@@ -198,7 +191,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     }
 
     /// The time at which the next delayed send falls due, if any.
-    @inlinable public var nextDueTime: Duration? { timers.first?.due }
+    @inlinable public var nextDueTime: Duration? { extras?.timers.first?.due }
 
     /// Takes the work queued by actions since the last call (rule R51).
     public mutating func takePendingWork() -> [PendingWork<Event>] {
@@ -237,7 +230,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         for i in historyValues.indices { historyValues[i] = nil }
         internalQueue.removeAll()
         externalQueue.removeAll()
-        timers.removeAll()
+        if extras != nil { timers.removeAll() }
         finalState = nil
         hasStarted = false
         isRunning = false
@@ -285,6 +278,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
 
     @usableFromInline
     mutating func throwFailures() throws(MachineError) {
+        guard let x = extras, x.hasFailures else { return }
         if let e = limitError {
             limitError = nil
             failures.removeAll()

@@ -36,7 +36,9 @@ extension ChartInstance {
     /// - Returns: Whether the event enabled a transition.
     @inlinable
     mutating func takeExternalEvent(_ event: ChartEvent<Event>) -> Bool {
-        defer { if !asyncGuardResults.isEmpty { asyncGuardResults.removeAll() } }
+        // Only a nil test inline: the tear-down itself is out of line, so that this `defer` stays
+        // small enough to be inlined (issue 16: the box's accessors made it an outlined call).
+        defer { if extras != nil { clearAsyncGuardResults() } }
         scope.begin(event)
         if isTracing {
             trace.append(.event(chart.name(of: event), external: true))
@@ -56,7 +58,7 @@ extension ChartInstance {
     @inlinable
     mutating func runToCompletion() {
         var steps = 0
-        if !recentSteps.isEmpty { recentSteps.removeAll(keepingCapacity: true) }
+        if extras != nil { clearRecentSteps() }
         while isRunning {
             if chart.hasEventless, selectEventlessTransitions() {
                 scope.currentEvent = nil
@@ -122,6 +124,18 @@ extension ChartInstance {
         exitStates()
         internalQueue.removeAll()
         externalQueue.removeAll()
-        timers.removeAll()
+        if extras != nil { timers.removeAll() }
+    }
+
+    /// Forgets the asynchronous guards' answers of the event just taken (rule R58).
+    @usableFromInline @inline(never)
+    mutating func clearAsyncGuardResults() {
+        if extras?.asyncGuardResults.isEmpty == false { asyncGuardResults.removeAll() }
+    }
+
+    /// Forgets the previous macrostep's record for the microstep limit (rule R16).
+    @usableFromInline @inline(never)
+    mutating func clearRecentSteps() {
+        if extras?.recentSteps.isEmpty == false { recentSteps.removeAll(keepingCapacity: true) }
     }
 }

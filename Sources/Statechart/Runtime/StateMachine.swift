@@ -22,14 +22,9 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     public let typed: TypedChart<Event, Context>
     /// Behaviour switches.
     public var options: Options
-    @usableFromInline var observers: [(id: Int, observer: (MachineTransition<State, Event>) -> Void)] = []
-    @usableFromInline var nextObserverID = 0
-    /// Called for every send that was rejected or failed (rule R62).
-    @usableFromInline var failedSendHandlers: [(id: Int, handler: (Event, MachineError) -> Void)] = []
-    /// The undo log and the suspension slot (rules R41, R42).
-    var records = MachineRecords<State, Event, Context>()
-    /// Routes added at run time and observer orders (rule R66; StateMachine+Routes.swift).
-    @usableFromInline var runtimeRoutes = RuntimeRoutes<Context>()
+    /// Observers, failed-send handlers, the undo log, the suspension slot and run-time routes: one
+    /// box created on first use, `nil` for a machine that uses none (StateMachine+Extras.swift).
+    @usableFromInline var extras: MachineExtras<State, Event, Context>?
 
     /// Behaviour switches of a ``StateMachine``.
     public struct Options: Sendable {
@@ -39,10 +34,11 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         /// Whether requesting the state that is already active throws
         /// ``MachineError/alreadyInState(_:)`` instead of doing nothing (Machinus' flag, rule R26). Default `false`.
         public var throwsWhenAlreadyInState = false
+        /// Records every step in ``StateMachine/trace``. Default `false`.
+        // Beside the other flags: one word of padding for the three (issue 16, "Memory").
+        public var tracing = false
         /// The most barrier redirects one request may follow (rule R26). Default 16.
         public var redirectLimit = 16
-        /// Records every step in ``StateMachine/trace``. Default `false`.
-        public var tracing = false
         /// How many steps ``StateMachine/undo()`` can take back (rule R41): `nil` keeps no log,
         /// `0` keeps every step, `n` the last `n`. Default `nil`.
         public var historyDepth: Int?
@@ -142,7 +138,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// Returns to the initial configuration (rule R19).
     public mutating func reset() throws(MachineError) {
-        records = MachineRecords()
+        if extras != nil { records = MachineRecords() }
         try core.reset()
     }
 
