@@ -24,7 +24,7 @@ extension ChartInstance {
     /// events sent by actions).
     ///
     /// - Returns: Whether the event enabled a transition.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func sendLean(_ event: Event) -> Bool {
         let enabled = takeExternalEvent(.event(event))
         if chart.hasEventless || !internalQueue.isEmpty || !isRunning { runToCompletion() }
