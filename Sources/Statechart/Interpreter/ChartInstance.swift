@@ -41,8 +41,8 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     public var microstepLimit = 10_000
 
     // Scratch buffers, reused by every macrostep.
-    @usableFromInline var selected = SelectedTransitions()
-    @usableFromInline var selectedDomains = ScratchBuffer<Int32>()
+    @usableFromInline var selected = SelectionList()
+    @usableFromInline var selectedDomains = SelectionList()
     /// For the lean path across regions: each selected transition's run of the configuration
     /// list, as start and end positions.
     @usableFromInline var selectedRuns = ScratchBuffer<Int>()

@@ -40,15 +40,22 @@ struct Configuration: Sendable, Equatable {
             bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
             n += 1
         }
-        var write = 0
-        var read = 0
-        while read < list.count {
-            let s = list[read]
-            if contains(s) {
-                list[write] = s
-                write += 1
+        // One pass through buffer pointers: element by element, each write paid a uniqueness check.
+        let count = list.count
+        let write = bits.withUnsafeBufferPointer { bits in
+            list.storage.withUnsafeMutableBufferPointer { list in
+                var write = 0
+                var read = 0
+                while read < count {
+                    let s = list[read]
+                    if bits[Int(s) >> 6] & (1 << UInt64(s & 63)) != 0 {
+                        list[write] = s
+                        write += 1
+                    }
+                    read += 1
+                }
+                return write
             }
-            read += 1
         }
         list.count = write
     }
@@ -151,7 +158,7 @@ struct Configuration: Sendable, Equatable {
     /// negative: a targetless transition) becomes the entry set of `transitions[n]`, which has
     /// the run's length. One uniqueness check per array for every run together.
     @inlinable mutating func overwrite(
-        runs: ScratchBuffer<Int>, of transitions: SelectedTransitions, with lean: ChartTable<LeanTransition>, entries: ChartTable<Int32>
+        runs: ScratchBuffer<Int>, of transitions: SelectionList, with lean: ChartTable<LeanTransition>, entries: ChartTable<Int32>
     ) {
         bits.withUnsafeMutableBufferPointer { bits in
             list.storage.withUnsafeMutableBufferPointer { list in

@@ -48,22 +48,32 @@ struct ScratchBuffer<Element>: RandomAccessCollection, MutableCollection {
         return storage[count]
     }
 
-    /// Inserts, shifting the tail right by one.
+    /// Inserts, shifting the tail right by one. The shift writes through one buffer pointer: with
+    /// `swapAt`, each step paid a uniqueness and two bounds checks.
     @inlinable mutating func insert(_ element: Element, at index: Int) {
         append(element)
-        var i = count - 1
-        while i > index {
-            storage.swapAt(i, i - 1)
-            i -= 1
+        let last = count - 1
+        guard index < last else { return }
+        storage.withUnsafeMutableBufferPointer { buffer in
+            var i = last
+            while i > index {
+                buffer.swapAt(i, i - 1)
+                i -= 1
+            }
         }
     }
 
-    /// Removes, shifting the tail left by one.
+    /// Removes, shifting the tail left by one (through one buffer pointer, as ``insert(_:at:)``).
     @inlinable mutating func remove(at index: Int) {
-        var i = index
-        while i < count - 1 {
-            storage.swapAt(i, i + 1)
-            i += 1
+        let last = count - 1
+        if index < last {
+            storage.withUnsafeMutableBufferPointer { buffer in
+                var i = index
+                while i < last {
+                    buffer.swapAt(i, i + 1)
+                    i += 1
+                }
+            }
         }
         count -= 1
     }

@@ -79,7 +79,7 @@ extension ChartInstance {
         var n = 0
         while n < selected.count {
             let t = selected[n]
-            let d = chart.transitions[Int(t)].domain
+            let d = chart.lean[Int(t)].domain
             selectedDomains.append(d != -2 ? d : domain(of: t))
             n += 1
         }
@@ -249,7 +249,7 @@ extension ChartInstance {
             kept += 1
         }
         selected.truncate(to: kept)
-        selectedDomains.count = kept
+        selectedDomains.truncate(to: kept)
     }
 
     /// Whether the exit sets of two transitions with these domains share an active state.

@@ -1,12 +1,12 @@
-/// The transitions selected for one microstep, in selection order: the first in a field of its
-/// own, the others in a ``ScratchBuffer``.
+/// The transitions selected for one microstep, in selection order, or their domains: the first in
+/// a field of its own, the others in a ``ScratchBuffer``.
 ///
 /// Nearly every microstep takes one transition. Recording it is then a store into the instance,
 /// where a write into an array's storage costs a uniqueness check and a bounds check (about 30
 /// instructions of a flat event, issue 16); steps that take several transitions (parallel
 /// regions) pay one branch per element read.
 @usableFromInline
-struct SelectedTransitions: RandomAccessCollection, MutableCollection, Sendable {
+struct SelectionList: RandomAccessCollection, MutableCollection, Sendable {
     /// Element 0, when ``count`` > 0.
     @usableFromInline var first: Int32 = 0
     /// Elements 1 ..< ``count``.
