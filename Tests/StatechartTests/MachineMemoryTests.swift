@@ -1,4 +1,4 @@
-import Statechart
+@testable import Statechart
 import Testing
 
 /// The rarely used parts of a machine live in boxes created on first use and copied on write
@@ -42,5 +42,16 @@ struct MachineMemoryTests {
         #expect(m.trace.count == recorded && recorded > 0)
         try copy.send(.authorize)
         #expect(m.trace.count == recorded)
+    }
+
+    @Test("A machine that queues no work has no box: taking its (empty) work and invocation requests, as the runtimes do after every send, creates none")
+    func takingNothingCreatesNoBox() throws {
+        var m = try StateMachine(orderMachine(), context: OrderLog())
+        try m.send(.confirm)
+        #expect(m.core.extras == nil)
+        #expect(m.takePendingWork().isEmpty && m.takeInvocationRequests().isEmpty)
+        #expect(m.core.extras == nil)
+        try m.send(.authorize)
+        #expect(m.core.extras == nil)
     }
 }

@@ -195,6 +195,9 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
 
     /// Takes the work queued by actions since the last call (rule R51).
     public mutating func takePendingWork() -> [PendingWork<Event>] {
+        // Emptying the list through its accessor would create the extras box of a machine that
+        // never queued work (and every later check of the box would then pay for it).
+        guard let extras, !extras.pendingWork.isEmpty else { return [] }
         defer { pendingWork.removeAll() }
         return pendingWork
     }
@@ -202,6 +205,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     /// Takes what must be started and cancelled since the last call: work of states entered (and
     /// still active) and of states exited (rule R52).
     public mutating func takeInvocationRequests() -> [InvocationRequest<Event, Context>] {
+        guard let extras, !extras.invocationRequests.isEmpty else { return [] }  // as takePendingWork()
         defer { invocationRequests.removeAll() }
         return invocationRequests
     }
