@@ -73,7 +73,12 @@ extension ChartInstance {
             k += 1
             if isTracing { trace.append(.exited(chart.ids[Int(s)])) }
             if chart.states[Int(s)].hasExitActions {
-                for block in chart.exitActions[Int(s)] { runBlock(block, state: s) }
+                let blocks = chart.exitActions[Int(s)].count  // by index, as in enterStates()
+                var b = 0
+                while b < blocks {
+                    runBlock(chart.exitActions[Int(s)][b], state: s)
+                    b += 1
+                }
             }
             if chart.hasInvocations { stopInvocations(of: s) }
             configuration.remove(s)
@@ -129,7 +134,8 @@ extension ChartInstance {
     /// done events (rules R10, R12, R13).
     @inlinable
     mutating func enterStates() {
-        let chart = self.chart
+        // The chart is read through `self` at each use, not held in a local: a local is a retain
+        // and a release per microstep, and each array read from it another pair (issue 16).
         var k = 0
         while k < scope.entries.count {
             let s = scope.entries[k]
@@ -137,7 +143,12 @@ extension ChartInstance {
             configuration.insert(s)
             if isTracing { trace.append(.entered(chart.ids[Int(s)])) }
             if chart.states[Int(s)].hasEntryActions {
-                for block in chart.entryActions[Int(s)] { runBlock(block, state: s) }
+                let blocks = chart.entryActions[Int(s)].count
+                var b = 0
+                while b < blocks {
+                    runBlock(chart.entryActions[Int(s)][b], state: s)
+                    b += 1
+                }
             }
             let bit: UInt64 = 1 << UInt64(s & 63)
             if entrySet.defaultMarks[Int(s) >> 6] & bit != 0 {
@@ -233,7 +244,7 @@ extension ChartInstance {
     /// `error.execution` and the rest of the block is skipped, rule R14).
     @inlinable @inline(__always)
     mutating func runClosure(
-        _ label: @autoclosure () -> String, named: Bool, state: Int32,
+        _ label: @autoclosure () -> String, named: @autoclosure () -> Bool, state: Int32,
         _ body: (inout ActionScope<Event, Context>) throws -> Void
     ) -> Bool {
         scope.currentState = ChartStateID(state)
@@ -248,7 +259,7 @@ extension ChartInstance {
             // Failed content that says which element failed is named by it, not by its block.
             let described = error as? any DescribedFailure
             let message = described == nil
-                ? "action \(named ? "'\(label())' " : "")of '\(owner)' threw \(error)" : "content of '\(owner)' failed: \(error)"
+                ? "action \(named() ? "'\(label())' " : "")of '\(owner)' threw \(error)" : "content of '\(owner)' failed: \(error)"
             fail(message, sendID: (error as? any SendFailure)?.sendID, data: described?.errorData ?? .undefined)
             return false
         }
@@ -262,7 +273,12 @@ extension ChartInstance {
         // action, and binding a content block's source copied that too.
         for i in actions.indices {
             // Content first, matched alone: the `switch` copied the whole action (all its cases'
-            // payloads, through an outlined copy) before looking at it.
+            // payloads, through an outlined copy) before looking at it. A closure's name is only
+            // read when it is traced or throws: binding it retained its string at every call.
+            if case .run(_, let body) = actions[i] {
+                guard runClosure(actions[i].label, named: actions[i].isNamed, state: state, { try body(&$0) }) else { return }
+                continue
+            }
             if case .content(_, let body) = actions[i] {
                 let environment = environment(event: scope.currentEvent)
                 guard runClosure(actions[i].label, named: true, state: state, { try body(&$0, environment) }) else { return }
@@ -283,9 +299,7 @@ extension ChartInstance {
                 send(.timer(key), delay: delay, id: id)
             case .cancelTimer(let key):
                 cancelSend(id: "timer." + key)
-            case .run(let name, let body):
-                guard runClosure(name ?? "action", named: name != nil, state: state, { try body(&$0) }) else { return }
-            case .content:
+            case .run, .content:
                 continue  // run above
             }
         }

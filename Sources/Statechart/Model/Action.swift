@@ -28,6 +28,12 @@ public enum Action<Event: Hashable & Sendable, Context>: Sendable {
     /// Cancels the timer with this key.
     case cancelTimer(String)
 
+    /// Whether a closure action has a name of its own (an unnamed one is labelled `action`).
+    @inlinable var isNamed: Bool {
+        if case .run(let name, _) = self { return name != nil }
+        return true
+    }
+
     /// A short label for traces and diagrams.
     public var label: String {
         switch self {
