@@ -24,7 +24,7 @@ private func guardedMachine() throws -> ChartInstance<String, Scripted> {
     return instance
 }
 
-private let noStates = ActiveStateSet(bits: [0], indexByID: [:])
+private let noStates = ActiveStateSet(bits: [0], ids: [""])
 
 @Suite("The data model's session is reused, not copied, while nothing shares it")
 struct SessionReuseTests {

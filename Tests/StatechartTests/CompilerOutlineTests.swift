@@ -26,6 +26,11 @@ struct CompilerOutlineTests {
         return out
     }
 
+    /// The static entry sets the chart kept, by transition.
+    static func kept<E, C>(_ chart: Chart<E, C>) -> [[Int32]?] {
+        (0..<chart.transitions.count).map { chart.staticEntrySet(of: $0) }
+    }
+
     /// A chain `depth` deep with a parallel state and a history state part way down, and
     /// transitions from the leaf to several levels.
     static func chain(depth: Int) -> ChartDefinition<String, Void> {
@@ -51,17 +56,18 @@ struct CompilerOutlineTests {
     @Test("static entry sets of deep chains equal a direct computation for every transition", arguments: [70, 100, 300])
     func chainStaticEntries(depth: Int) throws {
         let chart = try Chart(Self.chain(depth: depth))
-        #expect(chart.staticEntries == Self.reference(chart))
+        let kept = Self.kept(chart)
+        #expect(kept == Self.reference(chart))
         // Some are kept (near the leaf), some are not (near the root): both cases are exercised.
-        #expect(chart.staticEntries.contains { $0 != nil })
-        #expect(chart.staticEntries.contains { $0 == nil })
+        #expect(kept.contains { $0 != nil })
+        #expect(kept.contains { $0 == nil })
     }
 
     @Test("static entry sets of random charts equal a direct computation for every transition")
     func randomStaticEntries() throws {
         for seed in UInt64(1)...200 {
             guard let chart = try? Chart(RandomCharts.make(seed: seed)) else { continue }
-            #expect(chart.staticEntries == Self.reference(chart), "seed \(seed)")
+            #expect(Self.kept(chart) == Self.reference(chart), "seed \(seed)")
         }
     }
 

@@ -57,10 +57,24 @@ struct EntrySetBuilder: Sendable {
         touchedHistory = false
     }
 
-    /// Adds a precomputed entry set (sorted states and the compound states among them entered by default).
-    @inlinable mutating func addStatic(_ states: [Int32], defaultEntered: [Int32]) {
-        for s in states { add(s) }
-        for s in defaultEntered { defaultMarks[Int(s) >> 6] |= 1 << UInt64(s & 63) }
+    /// Adds a precomputed entry set (sorted states, `entries[range]`) and the compound states
+    /// among them entered by default.
+    @inlinable mutating func addStatic(
+        _ entries: ChartTable<Int32>, _ range: Range<Int32>, defaultEntered defaults: ChartTable<Int32>,
+        _ defaultRange: PoolRange
+    ) {
+        for k in range { add(entries[Int(k)]) }
+        markDefaultEntered(defaults, defaultRange)
+    }
+
+    /// Marks the compound states `defaults[range]` as entered by default.
+    @inlinable mutating func markDefaultEntered(_ defaults: ChartTable<Int32>, _ range: PoolRange) {
+        var k = Int(range.start)
+        while k < Int(range.end) {
+            let s = defaults[k]
+            defaultMarks[Int(s) >> 6] |= 1 << UInt64(s & 63)
+            k += 1
+        }
     }
 
     /// Adds what one transition enters: its targets with their default or history entry, and

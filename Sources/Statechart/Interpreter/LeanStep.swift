@@ -253,9 +253,7 @@ extension ChartInstance {
             entrySet.clear()
             n = 0
             while n < selected.count {
-                for s in chart.staticDefaultEntries[Int(selected[n])] {
-                    entrySet.defaultMarks[Int(s) >> 6] |= 1 << UInt64(s & 63)
-                }
+                entrySet.markDefaultEntered(chart.staticDefaultEntries, chart.staticDefaults[Int(selected[n])])
                 n += 1
             }
             enterStates()

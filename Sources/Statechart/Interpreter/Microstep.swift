@@ -115,8 +115,11 @@ extension ChartInstance {
         while n < selected.count {
             let t = selected[n]
             n += 1
-            if let fixed = chart.staticEntries[Int(t)] {
-                entrySet.addStatic(fixed, defaultEntered: chart.staticDefaultEntries[Int(t)])
+            let lean = chart.lean[Int(t)]
+            if lean.flags.contains(.isStatic) {
+                entrySet.addStatic(
+                    chart.leanEntries, lean.entryStart..<lean.entryEnd, defaultEntered: chart.staticDefaultEntries,
+                    chart.staticDefaults[Int(t)])
             } else {
                 let ts = targets(of: t)
                 if ts.isEmpty { continue }

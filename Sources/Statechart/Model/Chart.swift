@@ -39,10 +39,11 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let hasEventless: Bool
     /// Request transitions by target state index (see ``ChartDefinition/addRequestRoute(to:within:)``).
     @usableFromInline let requestTransitions: [Int32: Int32]
-    /// Per transition, its entry set in entry order when it does not depend on history (else `nil`).
-    @usableFromInline let staticEntries: [[Int32]?]
-    /// Per transition with a static entry set, the compound states it enters by default.
-    @usableFromInline let staticDefaultEntries: [[Int32]]
+    /// Per transition with a static entry set (``LeanTransition/Flags/isStatic``; the set itself is
+    /// ``leanEntries``), the compound states it enters by default: a range of
+    /// ``staticDefaultEntries``.
+    @usableFromInline let staticDefaults: ChartTable<PoolRange>
+    @usableFromInline let staticDefaultEntries: ChartTable<Int32>
     /// Invoked work by state (empty for most states).
     @usableFromInline let invocations: [[Invocation<Event, Context>]]
     /// Whether any state invokes work.
@@ -60,7 +61,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// State ids by index.
     @inlinable public var ids: [String] { names.ids }
     @usableFromInline let locations: [SourceLocation?]
-    @inlinable var indexByID: [String: Int32] { names.indexByID }
+    @inlinable var indexByID: StateIDTable { names.indexByID }
     /// The chart's name.
     public let name: String
     /// How events are named for SCXML descriptors, traces and exports.
@@ -84,14 +85,14 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.leanEntries = ChartTable(a.lean.entries)
         self.leanCandidates = ChartTable(a.leanCandidates)
         self.requestTransitions = c.requestTransitions
-        self.staticEntries = c.staticEntries
-        self.staticDefaultEntries = c.staticDefaultEntries
+        self.staticDefaults = ChartTable(c.staticDefaults)
+        self.staticDefaultEntries = ChartTable(c.staticDefaultPool)
         self.invocations = a.invocations
         self.hasInvocations = c.invokes.contains(true)
         self.hasAsyncGuards = a.hasAsyncGuards
         self.locations = c.locations
         self.name = name
-        self.names = ChartNames(ids: c.ids, indexByID: c.indexByID, eventName: eventName)
+        self.names = ChartNames(table: c.indexByID, eventName: eventName)
     }
 
     deinit {
@@ -101,6 +102,8 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         lean.free()
         leanEntries.free()
         leanCandidates.free()
+        staticDefaults.free()
+        staticDefaultEntries.free()
     }
 
     // MARK: - Queries
@@ -143,6 +146,14 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         a > b && a < states[Int(b)].end
     }
 
+    /// The precomputed entry set of a transition in entry order, or `nil` when it has none
+    /// (it depends on history or on a dynamic target, or is too large to keep).
+    func staticEntrySet(of t: Int) -> [Int32]? {
+        let lean = self.lean[t]
+        guard lean.flags.contains(.isStatic) else { return nil }
+        return Array(leanEntries[Int(lean.entryStart)..<Int(lean.entryEnd)])
+    }
+
     /// The transition domain (SCXML `getTransitionDomain`) for given effective targets.
     @inlinable
     func domain(source: Int32, targets: [Int32], isInternal: Bool) -> Int32 {
@@ -161,17 +172,22 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
 }
 
 extension Chart.Transition {
-    /// A transition with the compiler's structure and no closure yet (``ChartAssembly`` adds them).
+    /// A transition with the compiler's structure and the declared transition's closures.
     @inlinable
-    init(shape: TransitionShape) {
+    init(
+        shape: TransitionShape, matcher: EventMatcher<Event>?, guardCondition: CompiledGuard<Event, Context>?,
+        actions: [Action<Event, Context>], dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?,
+        asyncGuard: (@Sendable (Context, Event) async -> Bool)?
+    ) {
         self.source = shape.source
-        self.matcher = nil
-        self.guardCondition = nil
+        self.matcher = matcher
+        self.guardCondition = guardCondition
         self.targets = shape.targets
         self.isInternal = shape.isInternal
         self.domain = shape.domain
-        self.actions = []
-        self.dynamicTargets = nil
+        self.actions = actions
+        self.dynamicTargets = dynamicTargets
+        self.asyncGuard = asyncGuard
         self.location = shape.location
         self.ordinal = shape.ordinal
         self.isPseudo = shape.isPseudo

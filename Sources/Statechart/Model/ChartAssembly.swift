@@ -34,32 +34,43 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         var hasActions = [Bool](repeating: false, count: compiler.shapes.count)
         var conditional = [Bool](repeating: false, count: compiler.shapes.count)
         transitions.reserveCapacity(compiler.shapes.count)
-        for (k, shape) in compiler.shapes.enumerated() {
-            var transition = C.Transition(shape: shape)
-            if shape.declared >= 0 {
-                let declared = definition.transitions[Int(shape.declared)]
-                transition.actions = declared.actions
-                if !shape.isPseudo {
-                    transition.matcher = declared.event.map { Self.matcher($0, indexByID) }
-                    transition.guardCondition = declared.guardCondition.map { Self.compiledGuard($0, indexByID) }
-                    transition.dynamicTargets = declared.dynamicTargets
-                    transition.asyncGuard = declared.asyncGuard
+        // Fields read one by one, and each transition built in its final place: binding a shape
+        // or a declared transition copied it (a retain per array and closure it holds), and
+        // building a transition before appending it copied it again.
+        let shapes = compiler.shapes
+        let declaredList = definition.transitions
+        for k in 0..<shapes.count {
+            let d = Int(shapes[k].declared)
+            var actions: [Action<Event, Context>] = []
+            var matcher: EventMatcher<Event>?
+            var guardCondition: CompiledGuard<Event, Context>?
+            var dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?
+            var asyncGuard: (@Sendable (Context, Event) async -> Bool)?
+            if d >= 0 {
+                actions = declaredList[d].actions
+                if !shapes[k].isPseudo {
+                    if let event = declaredList[d].event { matcher = Self.matcher(event, indexByID) }
+                    if let g = declaredList[d].guardCondition { guardCondition = Self.compiledGuard(g, indexByID) }
+                    dynamicTargets = declaredList[d].dynamicTargets
+                    asyncGuard = declaredList[d].asyncGuard
                 }
-            } else if shape.initialOf >= 0 {
-                let p = definition.outline.nodes[Int(shape.initialOf)].payload
-                if p >= 0 { transition.actions = definition.payloads[Int(p)].initialActions }
+            } else if shapes[k].initialOf >= 0 {
+                let p = definition.outline.nodes[Int(shapes[k].initialOf)].payload
+                if p >= 0 { actions = definition.payloads[Int(p)].initialActions }
             }
-            hasActions[k] = !transition.actions.isEmpty
-            conditional[k] =
-                transition.guardCondition != nil || transition.asyncGuard != nil || transition.dynamicTargets != nil
-            if transition.asyncGuard != nil { hasAsyncGuards = true }
-            transitions.append(transition)
+            hasActions[k] = !actions.isEmpty
+            conditional[k] = guardCondition != nil || asyncGuard != nil || dynamicTargets != nil
+            if asyncGuard != nil { hasAsyncGuards = true }
+            transitions.append(
+                C.Transition(
+                    shape: shapes[k], matcher: matcher, guardCondition: guardCondition, actions: actions,
+                    dynamicTargets: dynamicTargets, asyncGuard: asyncGuard))
         }
         let invokes = compiler.invokes
         lean = LeanTables(
             states: compiler.states, shapes: compiler.shapes, hasActions: hasActions, conditional: conditional,
-            staticEntries: compiler.staticEntries, staticDefaultEntries: compiler.staticDefaultEntries,
-            invokes: invokes)
+            staticEntries: compiler.staticEntries, staticEntryPool: compiler.staticEntryPool,
+            staticDefaults: compiler.staticDefaults, staticDefaultPool: compiler.staticDefaultPool, invokes: invokes)
         leanCandidates.reserveCapacity(compiler.eventCandidates.count)
         for t in compiler.eventCandidates {
             var exact: Event?
@@ -71,7 +82,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
 
     /// A descriptor with its state id resolved (the compiler has checked that it resolves).
     @inlinable
-    static func matcher(_ d: EventDescriptor<Event>, _ indexByID: [String: Int32]) -> EventMatcher<Event> {
+    static func matcher(_ d: EventDescriptor<Event>, _ indexByID: StateIDTable) -> EventMatcher<Event> {
         switch d {
         case .any: return .any
         case .event(let e): return .event(e)
@@ -88,7 +99,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
 
     /// A guard with its state ids resolved (the compiler has checked that they resolve).
     @inlinable
-    static func compiledGuard(_ g: Guard<Event, Context>, _ indexByID: [String: Int32]) -> CompiledGuard<Event, Context> {
+    static func compiledGuard(_ g: Guard<Event, Context>, _ indexByID: StateIDTable) -> CompiledGuard<Event, Context> {
         switch g {
         case .inState(let id): return .inState(indexByID[id]!)
         case .not(let inner): return .not(compiledGuard(inner, indexByID))

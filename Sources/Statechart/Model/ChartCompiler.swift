@@ -49,13 +49,20 @@ struct ChartCompiler {
     @usableFromInline var eventCandidates: [Int32] = []
     var eventlessCandidates: [Int32] = []
     var childIndices: [[Int32]] = []
-    var ids: [String] = []
+    /// State ids by index, and the index of each (the root's is not looked up).
+    @usableFromInline var indexByID = StateIDTable()
+    var ids: [String] { indexByID.ids }
     var locations: [SourceLocation?] = []
-    @usableFromInline var indexByID: [String: Int32] = [:]
     var historyCount = 0
     var requestTransitions: [Int32: Int32] = [:]
-    @usableFromInline var staticEntries: [[Int32]?] = []
-    @usableFromInline var staticDefaultEntries: [[Int32]] = []
+    /// Per transition, its precomputed entry set as a range of ``staticEntryPool`` (``PoolRange/none``
+    /// when it has none), and the compound states it enters by default as a range of
+    /// ``staticDefaultPool``. Pooled, not an array per transition: a million transitions made
+    /// two million small allocations here.
+    @usableFromInline var staticEntries: [PoolRange] = []
+    @usableFromInline var staticEntryPool: [Int32] = []
+    @usableFromInline var staticDefaults: [PoolRange] = []
+    @usableFromInline var staticDefaultPool: [Int32] = []
     /// Whether each state (by index) invokes work.
     @usableFromInline var invokes: [Bool] = []
 
@@ -88,8 +95,10 @@ struct ChartCompiler {
     private mutating func precomputeEntrySets() {
         var builder = EntrySetBuilder(stateCount: states.count)
         builder.limit = Self.staticEntryLimit
-        staticEntries = Array(repeating: nil, count: shapes.count)
-        staticDefaultEntries = Array(repeating: [], count: shapes.count)
+        var entryRanges = [PoolRange](repeating: .none, count: shapes.count)
+        var defaultRanges = [PoolRange](repeating: .none, count: shapes.count)
+        var entryPool: [Int32] = [], defaultPool: [Int32] = []
+        let shapes = self.shapes, childIndices = self.childIndices
         // Compound states whose default entry is not kept (too large, or through a history
         // state). What a transition with one target enters includes that target's default entry,
         // so a transition with such a target is not kept either, and is not computed: in a
@@ -97,32 +106,42 @@ struct ChartCompiler {
         // backwards meets the initial transitions of inner states (later in document order)
         // before those of outer ones and before every selectable transition.
         var defaultNotKept = [Bool](repeating: false, count: states.count)
-        for k in shapes.indices.reversed() {
-            let t = shapes[k]
-            guard t.domain >= 0, !t.targets.isEmpty, !(t.isPseudo && states[Int(t.source)].kind.isHistory) else { continue }
-            let isCompoundInitial = t.isPseudo && states[Int(t.source)].kind == .compound
-                && states[Int(t.source)].initialTransition == Int32(k)
-            // One target only: with several, one may be inside a region of a parallel state
-            // that another's default entry would descend into, and the set is then smaller.
-            if t.targets.count == 1, defaultNotKept[Int(t.targets[0])] {
-                if isCompoundInitial { defaultNotKept[Int(t.source)] = true }
-                continue
+        let stateList = states
+        stateList.withUnsafeBufferPointer { states in
+            for k in shapes.indices.reversed() {
+                let source = Int(shapes[k].source), isPseudo = shapes[k].isPseudo, domain = shapes[k].domain
+                let targetCount = shapes[k].targets.count
+                guard domain >= 0, targetCount > 0, !(isPseudo && states[source].kind.isHistory) else { continue }
+                let isCompoundInitial = isPseudo && states[source].kind == .compound
+                    && states[source].initialTransition == Int32(k)
+                // One target only: with several, one may be inside a region of a parallel state
+                // that another's default entry would descend into, and the set is then smaller.
+                if targetCount == 1, defaultNotKept[Int(shapes[k].targets[0])] {
+                    if isCompoundInitial { defaultNotKept[source] = true }
+                    continue
+                }
+                builder.clear()
+                builder.add(targets: shapes[k].targets, domain: domain, states: states, transitions: shapes, children: childIndices)
+                builder.finish()
+                let keep = builder.entries.count <= Self.staticEntryLimit && !builder.touchedHistory
+                if keep {
+                    let start = Int32(entryPool.count), defaultStart = Int32(defaultPool.count)
+                    for s in builder.entries {
+                        entryPool.append(s)
+                        if builder.defaultMarks[Int(s) >> 6] & (1 << UInt64(s & 63)) != 0 { defaultPool.append(s) }
+                    }
+                    entryRanges[k] = PoolRange(start: start, end: Int32(entryPool.count))
+                    defaultRanges[k] = PoolRange(start: defaultStart, end: Int32(defaultPool.count))
+                } else if isCompoundInitial {
+                    defaultNotKept[source] = true
+                }
+                for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
             }
-            builder.clear()
-            states.withUnsafeBufferPointer { states in
-                builder.add(targets: t.targets, domain: t.domain, states: states, transitions: shapes, children: childIndices)
-            }
-            builder.finish()
-            let keep = builder.entries.count <= Self.staticEntryLimit && !builder.touchedHistory
-            let defaults = keep ? builder.entries.filter { builder.defaultMarks[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 } : []
-            for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
-            guard keep else {
-                if isCompoundInitial { defaultNotKept[Int(t.source)] = true }
-                continue
-            }
-            staticEntries[k] = builder.entries.array
-            staticDefaultEntries[k] = defaults
         }
+        staticEntries = entryRanges
+        staticDefaults = defaultRanges
+        staticEntryPool = entryPool
+        staticDefaultPool = defaultPool
     }
 
     /// The largest entry set kept precomputed (see ``precomputeEntrySets()``).
@@ -186,20 +205,20 @@ struct ChartCompiler {
     private mutating func shape() throws(ChartError) {
         let count = order.count
         let nodes = outline.nodes
-        ids.reserveCapacity(count)
         states.reserveCapacity(count)
-        indexByID.reserveCapacity(count)
+        indexByID = StateIDTable(capacity: count)
         childIndices.reserveCapacity(count)
         locations.reserveCapacity(count)
         invokes.reserveCapacity(count)
         for i in 0..<count {
-            let n = nodes[Int(order[i])]
-            let parent: Int32 = n.parent < 0 ? -1 : newIndex[Int(n.parent)]
+            // Fields read one by one: binding the node copied it, with a retain of its id.
+            let j = Int(order[i])
+            let parent: Int32 = nodes[j].parent < 0 ? -1 : newIndex[Int(nodes[j].parent)]
             var children: [Int32] = []
             var hasStateChild = false
-            if n.childCount > 0 {
-                children.reserveCapacity(Int(n.childCount))
-                var c = n.firstChild
+            if nodes[j].childCount > 0 {
+                children.reserveCapacity(Int(nodes[j].childCount))
+                var c = nodes[j].firstChild
                 while c >= 0 {
                     children.append(newIndex[Int(c)])
                     if case .history = nodes[Int(c)].kind {} else { hasStateChild = true }
@@ -207,27 +226,23 @@ struct ChartCompiler {
                 }
             }
             let kind: CompiledStateKind
-            switch n.kind {
+            switch nodes[j].kind {
             case .state: kind = (hasStateChild || i == 0) ? .compound : .atomic
             case .parallel: kind = .parallel
             case .final: kind = .final
             case .history(let h): kind = h == .deep ? .deepHistory : .shallowHistory
             }
-            let id = i == 0 ? "" : n.id
-            if i > 0 {
-                if id.isEmpty {
-                    throw .emptyStateID(parent: parent >= 0 ? ids[Int(parent)] : "", location: n.location)
-                }
-                // One hash of the id: insert, and learn from the same probe whether it was taken.
-                let taken = indexByID.updateValue(Int32(i), forKey: id)
-                if let first = taken {
-                    throw .duplicateStateID(id, first: locations[Int(first)], second: n.location)
-                }
+            let id = i == 0 ? "" : nodes[j].id
+            if i > 0, id.isEmpty {
+                throw .emptyStateID(parent: parent >= 0 ? ids[Int(parent)] : "", location: nodes[j].location)
             }
-            ids.append(id)
-            locations.append(n.location)
+            // One hash of the id: insert, and learn from the same probe whether it was taken.
+            if let first = indexByID.append(id, indexed: i > 0) {
+                throw .duplicateStateID(id, first: locations[Int(first)], second: nodes[j].location)
+            }
+            locations.append(nodes[j].location)
             childIndices.append(children)
-            invokes.append(n.invocationCount > 0)
+            invokes.append(nodes[j].invocationCount > 0)
             let depth: Int32 = parent < 0 ? 0 : states[Int(parent)].depth + 1
             var slot: Int32 = -1
             if kind.isHistory {
@@ -239,8 +254,8 @@ struct ChartCompiler {
                     kind: kind, parent: parent, end: Int32(i + 1), depth: depth, initialTransition: -1,
                     transitionStart: 0, transitionEnd: 0, candidateStart: 0, candidateEnd: 0,
                     eventlessStart: 0, eventlessEnd: 0, historySlot: slot, hasHistoryChild: false,
-                    hasEntryActions: n.hasEntryActions, hasExitActions: n.hasExitActions))
-            try checkStructure(i, kind: kind, node: n, parent: parent)
+                    hasEntryActions: nodes[j].hasEntryActions, hasExitActions: nodes[j].hasExitActions))
+            try checkStructure(i, kind: kind, node: j, parent: parent)
             if kind.isHistory, parent >= 0 { states[Int(parent)].hasHistoryChild = true }
         }
         // Subtree ends: children follow their parent, so a reverse pass accumulates sizes.
@@ -253,49 +268,51 @@ struct ChartCompiler {
         }
     }
 
-    private func checkStructure(_ i: Int, kind: CompiledStateKind, node n: NodeOutline, parent: Int32) throws(ChartError) {
-        let id = i == 0 ? name : n.id
+    private func checkStructure(_ i: Int, kind: CompiledStateKind, node j: Int, parent: Int32) throws(ChartError) {
+        // Fields read one by one, and the id only to name a problem: most states pass every check.
+        let nodes = outline.nodes
+        var id: String { i == 0 ? name : nodes[j].id }
         switch kind {
         case .shallowHistory, .deepHistory:
             let pk = parent >= 0 ? states[Int(parent)].kind : .atomic
             if parent <= 0 || !(pk == .compound || pk == .parallel) {
-                throw .historyOutsideCompound(id, location: n.location)
+                throw .historyOutsideCompound(id, location: nodes[j].location)
             }
-            if n.childCount > 0 {
-                throw .invalidStructure(id, reason: "a history state cannot have child states", location: n.location)
+            if nodes[j].childCount > 0 {
+                throw .invalidStructure(id, reason: "a history state cannot have child states", location: nodes[j].location)
             }
-            if n.transitionCount > 1 {
-                throw .invalidStructure(id, reason: "a history state has at most one default transition", location: n.location)
+            if nodes[j].transitionCount > 1 {
+                throw .invalidStructure(id, reason: "a history state has at most one default transition", location: nodes[j].location)
             }
-            if n.firstTransition >= 0 {
-                let t = outline.transitions[Int(n.firstTransition)]
+            if nodes[j].firstTransition >= 0 {
+                let t = outline.transitions[Int(nodes[j].firstTransition)]
                 if t.hasEvent || t.hasGuard {
-                    throw .invalidStructure(id, reason: "a history default transition has no event and no condition", location: t.location ?? n.location)
+                    throw .invalidStructure(id, reason: "a history default transition has no event and no condition", location: t.location ?? nodes[j].location)
                 }
             }
-            if n.entryBlockCount > 0 || n.exitBlockCount > 0 || n.invocationCount > 0 {
-                throw .invalidStructure(id, reason: "a history state has no entry or exit actions", location: n.location)
+            if nodes[j].entryBlockCount > 0 || nodes[j].exitBlockCount > 0 || nodes[j].invocationCount > 0 {
+                throw .invalidStructure(id, reason: "a history state has no entry or exit actions", location: nodes[j].location)
             }
         case .final:
-            if n.childCount > 0 {
-                throw .invalidStructure(id, reason: "a final state cannot have child states", location: n.location)
+            if nodes[j].childCount > 0 {
+                throw .invalidStructure(id, reason: "a final state cannot have child states", location: nodes[j].location)
             }
-            if n.firstTransition >= 0 {
-                throw .invalidStructure(id, reason: "a final state cannot have outgoing transitions", location: outline.transitions[Int(n.firstTransition)].location ?? n.location)
+            if nodes[j].firstTransition >= 0 {
+                throw .invalidStructure(id, reason: "a final state cannot have outgoing transitions", location: outline.transitions[Int(nodes[j].firstTransition)].location ?? nodes[j].location)
             }
         case .parallel:
-            if n.initial != nil {
-                throw .invalidStructure(id, reason: "a parallel state has no initial state: all its regions start", location: n.location)
+            if nodes[j].initial != nil {
+                throw .invalidStructure(id, reason: "a parallel state has no initial state: all its regions start", location: nodes[j].location)
             }
         case .atomic:
-            if n.initial != nil {
-                throw .invalidStructure(id, reason: "an atomic state has no initial state", location: n.location)
+            if nodes[j].initial != nil {
+                throw .invalidStructure(id, reason: "an atomic state has no initial state", location: nodes[j].location)
             }
         case .compound:
             break
         }
         if i > 0, parent >= 0, states[Int(parent)].kind.isHistory || states[Int(parent)].kind == .final {
-            throw .invalidStructure(ids[Int(parent)], reason: "cannot contain states", location: n.location)
+            throw .invalidStructure(ids[Int(parent)], reason: "cannot contain states", location: nodes[j].location)
         }
     }
 
@@ -318,27 +335,39 @@ struct ChartCompiler {
         let compoundCount = states.reduce(0) { $0 + ($1.kind == .compound ? 1 : 0) }
         shapes.reserveCapacity(declared.count + compoundCount + historyCount + outline.requestRoutes.count)
         for i in 0..<count where !states[i].kind.isHistory {
-            let n = nodes[Int(order[i])]
+            // Fields read one by one: binding a node or a transition copied it, with retains.
+            let j = Int(order[i])
             states[i].transitionStart = Int32(shapes.count)
-            var k = n.firstTransition
+            var k = nodes[j].firstTransition
             var ordinal: Int32 = 0
             while k >= 0 {
-                let t = declared[Int(k)]
-                let location = t.location ?? n.location
-                var targets: [Int32] = []
-                targets.reserveCapacity(t.targets.count)
-                for id in t.targets { targets.append(try resolve(id, from: i, location: location)) }
+                let d = Int(k)
+                let location = declared[d].location ?? nodes[j].location
+                let targets: [Int32]
+                let targetCount = declared[d].targets.count
+                if targetCount == 1 {
+                    // An array literal: `reserveCapacity` on an empty array takes the general regrowth path.
+                    targets = [try resolve(declared[d].targets[0], from: i, location: location)]
+                } else {
+                    var list: [Int32] = []
+                    list.reserveCapacity(targetCount)
+                    for m in 0..<targetCount { list.append(try resolve(declared[d].targets[m], from: i, location: location)) }
+                    targets = list
+                }
                 // The ids a guard and a `.done` descriptor name, in the order they were resolved
                 // when guards were compiled here: the same first error for the same chart.
-                for id in t.guardReferences { _ = try resolve(id, from: i, location: location) }
-                if let id = t.doneReference { _ = try resolve(id, from: i, location: location) }
+                if !declared[d].guardReferences.isEmpty {
+                    for id in declared[d].guardReferences { _ = try resolve(id, from: i, location: location) }
+                }
+                if let id = declared[d].doneReference { _ = try resolve(id, from: i, location: location) }
                 shapes.append(
                     TransitionShape(
-                        source: Int32(i), targets: targets, isInternal: t.isInternal, domain: -1, ordinal: ordinal,
-                        isPseudo: false, isEventless: !t.hasEvent, hasDynamicTargets: t.hasDynamicTargets,
-                        location: t.location, declared: k, initialOf: -1))
+                        source: Int32(i), targets: targets, isInternal: declared[d].isInternal, domain: -1,
+                        ordinal: ordinal, isPseudo: false, isEventless: !declared[d].hasEvent,
+                        hasDynamicTargets: declared[d].hasDynamicTargets, location: declared[d].location, declared: k,
+                        initialOf: -1))
                 ordinal += 1
-                k = t.next
+                k = declared[d].next
             }
             states[i].transitionEnd = Int32(shapes.count)
         }
@@ -416,15 +445,16 @@ struct ChartCompiler {
         }
         // Static domains (rule R6): history targets and dynamic targets are resolved at run time.
         for k in shapes.indices where !shapes[k].isPseudo {
-            let t = shapes[k]
-            if t.hasDynamicTargets || t.targets.contains(where: { states[Int($0)].kind.isHistory }) {
-                shapes[k].domain = -2
-            } else if t.targets.isEmpty {
-                shapes[k].domain = -1
+            let domain: Int32
+            if shapes[k].hasDynamicTargets || shapes[k].targets.contains(where: { states[Int($0)].kind.isHistory }) {
+                domain = -2
+            } else if shapes[k].targets.isEmpty {
+                domain = -1
             } else {
-                shapes[k].domain = Self.domain(
-                    source: t.source, targets: t.targets, isInternal: t.isInternal, states: states)
+                domain = Self.domain(
+                    source: shapes[k].source, targets: shapes[k].targets, isInternal: shapes[k].isInternal, states: states)
             }
+            shapes[k].domain = domain
         }
     }
 

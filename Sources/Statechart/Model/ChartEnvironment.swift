@@ -50,9 +50,9 @@ public struct ActiveStateSet: Sendable {
         self.names = names
     }
 
-    /// A set over states named by `indexByID` (tests and hosts without a chart).
-    @usableFromInline init(bits: [UInt64], indexByID: [String: Int32]) {
-        self.init(bits: bits, names: StateNames(ids: [], indexByID: indexByID))
+    /// A set over the states named `ids`, in index order (tests and hosts without a chart).
+    @usableFromInline init(bits: [UInt64], ids: [String]) {
+        self.init(bits: bits, names: StateNames(table: StateIDTable(ids: ids)))
     }
 
     /// Whether the state with this id is active; an id that is not a state of the chart is not.
@@ -69,12 +69,12 @@ public struct ActiveStateSet: Sendable {
 /// Unchecked `Sendable`: every stored property is an immutable `Sendable` value.
 @usableFromInline
 class StateNames: @unchecked Sendable {
-    @usableFromInline let ids: [String]
-    @usableFromInline let indexByID: [String: Int32]
+    @usableFromInline let indexByID: StateIDTable
+    /// The ids by index.
+    @inlinable var ids: [String] { indexByID.ids }
 
-    @usableFromInline init(ids: [String], indexByID: [String: Int32]) {
-        self.ids = ids
-        self.indexByID = indexByID
+    @usableFromInline init(table: StateIDTable) {
+        self.indexByID = table
     }
 }
 
@@ -83,9 +83,9 @@ class StateNames: @unchecked Sendable {
 final class ChartNames<Event: Hashable & Sendable>: StateNames, @unchecked Sendable {
     @usableFromInline let eventName: @Sendable (Event) -> String
 
-    @usableFromInline init(ids: [String], indexByID: [String: Int32], eventName: @escaping @Sendable (Event) -> String) {
+    @usableFromInline init(table: StateIDTable, eventName: @escaping @Sendable (Event) -> String) {
         self.eventName = eventName
-        super.init(ids: ids, indexByID: indexByID)
+        super.init(table: table)
     }
 
     @inlinable func name(of event: ChartEvent<Event>) -> String {

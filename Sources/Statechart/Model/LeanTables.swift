@@ -53,6 +53,22 @@ struct LeanCandidate<Event: Hashable & Sendable>: Sendable {
     }
 }
 
+/// A range of one of a chart's pooled tables of state indices (``ChartCompiler/staticEntryPool``,
+/// ``Chart/staticDefaultEntries``); ``none`` where a transition has no precomputed set.
+@usableFromInline
+struct PoolRange: Sendable, Equatable {
+    @usableFromInline var start: Int32
+    @usableFromInline var end: Int32
+
+    @inlinable init(start: Int32, end: Int32) {
+        self.start = start
+        self.end = end
+    }
+
+    @inlinable static var none: PoolRange { PoolRange(start: -1, end: -1) }
+    @inlinable var exists: Bool { start >= 0 }
+}
+
 /// The lean tables of a chart, built once from its compiled arrays. Not generic: what it needs
 /// of the closures — whether a transition has actions, whether it is conditional — is passed in.
 /// ``ChartAssembly`` adds the candidates, which hold events.
@@ -61,29 +77,46 @@ struct LeanTables {
     @usableFromInline var transitions: [LeanTransition] = []
     @usableFromInline var entries: [Int32] = []
 
+    /// The tables of a compiled chart. The static entry sets are the compiler's pool as it is:
+    /// each lean transition points at its range.
     @usableFromInline
     init(
         states: [CompiledState], shapes: [TransitionShape], hasActions: [Bool], conditional: [Bool],
-        staticEntries: [[Int32]?], staticDefaultEntries: [[Int32]], invokes: [Bool]
+        staticEntries: [PoolRange], staticEntryPool: [Int32], staticDefaults: [PoolRange], staticDefaultPool: [Int32],
+        invokes: [Bool]
     ) {
+        entries = staticEntryPool
         transitions.reserveCapacity(shapes.count)
-        for (t, shape) in shapes.enumerated() {
+        for t in 0..<shapes.count {
             var flags: LeanTransition.Flags = []
-            let start = Int32(entries.count)
             if hasActions[t] { flags.insert(.hasActions) }
             if conditional[t] { flags.insert(.conditional) }
-            if shape.domain != -2, !shape.hasDynamicTargets, let fixed = staticEntries[t] {
+            let fixed = staticEntries[t]
+            // Kept entry sets are only computed for static domains (never -2, never dynamic targets).
+            if fixed.exists {
                 flags.insert(.isStatic)
-                entries.append(contentsOf: fixed)
-                let plain =
-                    fixed.allSatisfy { s in
-                        let state = states[Int(s)]
-                        return !state.hasEntryActions && state.kind != .final && !invokes[Int(s)]
+                var plain = true
+                for k in Int(fixed.start)..<Int(fixed.end) {
+                    let s = Int(staticEntryPool[k])
+                    if states[s].hasEntryActions || states[s].kind == .final || invokes[s] {
+                        plain = false
+                        break
                     }
-                    && staticDefaultEntries[t].allSatisfy { s in !hasActions[Int(states[Int(s)].initialTransition)] }
+                }
+                let defaults = staticDefaults[t]
+                if plain {
+                    for k in Int(defaults.start)..<Int(defaults.end)
+                    where hasActions[Int(states[Int(staticDefaultPool[k])].initialTransition)] {
+                        plain = false
+                        break
+                    }
+                }
                 if plain { flags.insert(.plainEntry) }
             }
-            transitions.append(LeanTransition(domain: shape.domain, entryStart: start, entryEnd: Int32(entries.count), flags: flags))
+            transitions.append(
+                LeanTransition(
+                    domain: shapes[t].domain, entryStart: fixed.exists ? fixed.start : 0,
+                    entryEnd: fixed.exists ? fixed.end : 0, flags: flags))
         }
     }
 }

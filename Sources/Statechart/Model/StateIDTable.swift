@@ -1,0 +1,152 @@
+/// A chart's state ids in index order, and the index of each id: an open-addressing hash table
+/// over the ids' UTF-8 bytes.
+///
+/// Why not `[String: Int32]`: compiling resolves every state id once when it is declared and once
+/// per transition target, and with `Dictionary` each of those was a SipHash of the id through
+/// `String.hash(into:)` — about 600 instructions a lookup, a third of compiling a large chart
+/// (issue 16). Here a lookup hashes the id's bytes eight at a time with a multiply-xorshift mix
+/// under a seed drawn at random for each table, so that no fixed set of ids collides in every
+/// process, and compares the stored hash before it compares bytes.
+///
+/// Ids match when their Unicode scalars are the same, the comparison XML makes of its ids (rule
+/// R91): `"K"` and the Kelvin sign `"\u{212A}"`, equal as Swift strings, are two ids.
+@usableFromInline
+struct StateIDTable: Sendable {
+    /// Every id by index; index 0 (the chart's root, id `""`) is not looked up.
+    @usableFromInline private(set) var ids: [String] = []
+    /// 0 for an empty slot, else the id's hash in the high 32 bits and its index + 1 in the low.
+    @usableFromInline var slots: [UInt64]
+    @usableFromInline var mask: Int
+    @usableFromInline var indexed = 0
+    @usableFromInline let seed: UInt64
+
+    /// An empty table with room for `capacity` ids before it grows.
+    @usableFromInline
+    init(capacity: Int = 0) {
+        var size = 16
+        while size < 2 * capacity { size <<= 1 }
+        slots = Array(repeating: 0, count: size)
+        mask = size - 1
+        seed = UInt64.random(in: .min ... .max) | 1
+        ids.reserveCapacity(capacity)
+    }
+
+    /// A table of `ids` in order, the first one (the root's) not indexed. Duplicates keep the
+    /// first index.
+    @usableFromInline
+    init(ids: [String]) {
+        self.init(capacity: ids.count)
+        for (i, id) in ids.enumerated() { _ = append(id, indexed: i > 0) }
+    }
+
+    /// The number of ids, indexed or not.
+    @inlinable var count: Int { ids.count }
+
+    /// Appends `id` as the next index and, when `indexed`, makes it findable; returns the index
+    /// of an equal id already findable instead, appending nothing.
+    @usableFromInline
+    mutating func append(_ id: String, indexed: Bool) -> Int32? {
+        guard indexed else {
+            ids.append(id)
+            return nil
+        }
+        if 2 * (self.indexed + 1) > slots.count { grow() }
+        let h = hash(id)
+        var s = Int(truncatingIfNeeded: h) & mask
+        while slots[s] != 0 {
+            let slot = slots[s]
+            if slot >> 32 == h >> 32, Self.equal(ids[Int(slot & 0xFFFF_FFFF) - 1], id) {
+                return Int32(slot & 0xFFFF_FFFF) - 1
+            }
+            s = (s + 1) & mask
+        }
+        slots[s] = (h & 0xFFFF_FFFF_0000_0000) | UInt64(ids.count + 1)
+        ids.append(id)
+        self.indexed += 1
+        return nil
+    }
+
+    /// The index of `id`, or `nil` when no findable id equals it.
+    @usableFromInline
+    subscript(id: String) -> Int32? {
+        let h = hash(id)
+        var s = Int(truncatingIfNeeded: h) & mask
+        while slots[s] != 0 {
+            let slot = slots[s]
+            if slot >> 32 == h >> 32, Self.equal(ids[Int(slot & 0xFFFF_FFFF) - 1], id) {
+                return Int32(slot & 0xFFFF_FFFF) - 1
+            }
+            s = (s + 1) & mask
+        }
+        return nil
+    }
+
+    /// Doubles the slots and places every findable id again.
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: 0, count: old.count * 2)
+        mask = slots.count - 1
+        for slot in old where slot != 0 {
+            // The slot keeps the high half of the hash; the position needs the low half again.
+            var s = Int(truncatingIfNeeded: hash(ids[Int(slot & 0xFFFF_FFFF) - 1])) & mask
+            while slots[s] != 0 { s = (s + 1) & mask }
+            slots[s] = slot
+        }
+    }
+
+    /// Same Unicode scalars: the same UTF-8 bytes (Swift's `==` would also equate canonically
+    /// equivalent spellings).
+    @usableFromInline
+    static func equal(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || bytesEqual(x, y)) } }
+    }
+
+    @usableFromInline
+    static func bytesEqual(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = x.count
+        let rx = UnsafeRawBufferPointer(x), ry = UnsafeRawBufferPointer(y)
+        while i + 8 <= n {
+            if rx.loadUnaligned(fromByteOffset: i, as: UInt64.self) != ry.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                return false
+            }
+            i += 8
+        }
+        while i < n {
+            if x[i] != y[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// The id's bytes, eight at a time, mixed under the table's seed.
+    @usableFromInline
+    func hash(_ id: String) -> UInt64 {
+        var id = id
+        let seed = self.seed
+        return id.withUTF8 { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
+            var h = seed ^ (UInt64(raw.count) &* 0x9E37_79B9_7F4A_7C15)
+            var i = 0
+            while i + 8 <= raw.count {
+                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+                h ^= h >> 29
+                i += 8
+            }
+            if i < raw.count {
+                var tail: UInt64 = 0
+                var shift: UInt64 = 0
+                while i < raw.count {
+                    tail |= UInt64(raw[i]) << shift
+                    shift += 8
+                    i += 1
+                }
+                h = (h ^ tail) &* 0xBF58_476D_1CE4_E5B9
+                h ^= h >> 29
+            }
+            h = (h ^ (h >> 32)) &* 0x94D0_49BB_1331_11EB
+            return h ^ (h >> 31)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Testing
+
+@testable import Statechart
+
+/// The table a chart resolves its state ids with (issue 16): it finds every id it holds and
+/// nothing else, across growth and collisions, and matches ids by their scalars (rule R91).
+@Suite("State id table")
+struct StateIDTableTests {
+    @Test("finds every indexed id at its index and no other id, growing from empty")
+    func findsEveryID() {
+        var table = StateIDTable()
+        #expect(table.append("", indexed: false) == nil)
+        // Short, eight-byte, long and non-ASCII ids: every tail length of the hash.
+        var ids = [""]
+        for i in 0..<5_000 {
+            let id = i % 3 == 0 ? "s\(i)" : i % 3 == 1 ? "group\(i).state\(i % 17)" : "état·\(i)"
+            ids.append(id)
+            #expect(table.append(id, indexed: true) == nil)
+        }
+        #expect(table.count == ids.count)
+        #expect(table.ids == ids)
+        for (i, id) in ids.enumerated().dropFirst() { #expect(table[id] == Int32(i)) }
+        #expect(table[""] == nil)
+        #expect(table["s1"] == nil)
+        #expect(table["group1.state2"] == nil)
+        #expect(table["missing"] == nil)
+    }
+
+    @Test("a repeated id is refused and names the first index")
+    func repeatedID() {
+        var table = StateIDTable(ids: ["", "a", "b"])
+        #expect(table.append("b", indexed: true) == 2)
+        #expect(table.count == 3)
+        #expect(table.append("c", indexed: true) == nil)
+        #expect(table["c"] == 3)
+    }
+
+    @Test("R91: ids match by their scalars, not by Swift's canonical equivalence")
+    func exactMatch() throws {
+        let kelvin = "\u{212A}"
+        #expect(kelvin == "K")  // what Swift's `==` says
+        var d = ChartDefinition<String, Void>(name: "ids")
+        let k = d.addState("K", in: d.root)
+        d.addState(kelvin, in: d.root)
+        let decomposed = d.addState("e\u{301}", in: d.root)
+        d.addTransition(TransitionDefinition(on: .event("go"), to: [kelvin]), from: k)
+        d.addTransition(TransitionDefinition(on: .event("back"), to: ["\u{E9}"]), from: decomposed)
+        // "é" precomposed names no state: only the decomposed spelling was declared.
+        #expect(throws: ChartError.self) { try Chart(d) }
+        d.setTargets([kelvin], ofTransition: 1)
+        let chart = try Chart(d)
+        #expect(chart.stateCount == 4)
+        #expect(chart.state(withID: "K") != chart.state(withID: kelvin))
+        #expect(chart.state(withID: "\u{E9}") == nil)
+        var instance = ChartInstance(chart: chart, context: ())
+        try instance.start()
+        // Compared by scalars: `==` on the strings could not tell the two states apart.
+        let scalars = { (ids: [String]) in ids.map { Array($0.unicodeScalars) } }
+        #expect(scalars(instance.activeAtomicIDs) == scalars(["K"]))
+        #expect(try instance.send("go"))
+        #expect(scalars(instance.activeAtomicIDs) == scalars([kelvin]))
+    }
+}
