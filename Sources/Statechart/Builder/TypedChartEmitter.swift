@@ -90,8 +90,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         // A range of Int, not `enumerated()` or `indices`: unspecialized, each step of an
         // enumerated sequence of a generic element looked its metadata up again, and a generic
         // array's `indices` is the generic `Collection` one.
+        var nodeOfOrdinal: [ChartDefinition<Event, Context>.Node] = []
+        nodeOfOrdinal.reserveCapacity(g.values.count)
         for o in 0..<g.values.count {
-            let s = g.values[o]
             let id = ids[o]
             let role = g.roles[o]
             // Most states of a large chart declare only transitions: they skip everything below that reads extras.
@@ -103,7 +104,8 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             }
             let node = addNode(
                 id, kind: isFinal ? .final : (childCount >= 2 ? .parallel : .state), in: container,
-                value: AnyHashable(s), level: levelIndex)
+                value: gathered.boxedValues[o], level: levelIndex)
+            nodeOfOrdinal.append(node)
             // The state whose done event says that one child finished (rule R67): the region
             // of each of several children, or the state itself for a single child.
             var doneStateOfChild: [String: String] = [:]
@@ -125,8 +127,22 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             }
             var k = g.firstTransition[o]
             while k >= 0 {
-                var spec = g.transitions[Int(k)]
-                k = g.nextTransition[Int(k)]
+                let current = Int(k)
+                k = g.nextTransition[current]
+                // Most transitions were prepared once for the machine: only their ids differ here.
+                if gathered.isPrepared[current] {
+                    var targetIDs: [String] = []
+                    let ordinals = gathered.targetOrdinals[current]
+                    if !ordinals.isEmpty {
+                        targetIDs.reserveCapacity(ordinals.count)
+                        for t in ordinals { targetIDs.append(ids[Int(t)]) }
+                    }
+                    definition.addPreparedTransition(
+                        gathered.preparedDefinitions[current], outline: gathered.preparedOutlines[current],
+                        targets: targetIDs, doneOf: gathered.level.transitions[current].doneOfSource ? id : nil, from: node)
+                    continue
+                }
+                var spec = g.transitions[current]
                 if let child = spec.doneOfChild {
                     guard let doneState = doneStateOfChild[child] else {
                         throw .invalidStructure(
@@ -183,7 +199,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             spec.kind = .internal
             addTransition(spec, from: container, sourceID: levelName, targets: targets)
         }
-        for id in ids { definition.addRequestRoute(to: id, within: container) }
+        for node in nodeOfOrdinal { definition.addRequestRoute(toNode: node, within: container) }
         return ids[initialOrdinal]
     }
 
@@ -206,6 +222,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         names.reserveCapacity(level.values.count)
         for o in 0..<level.values.count { names.append("\(level.values[o])") }
         let gathered = GatheredMachine(level: level, names: names, repeatedName: Self.firstRepeated(names))
+        gathered.prepareTransitions()
         if let key { gatheredByElements[key] = gathered }
         return gathered
     }
@@ -301,15 +318,72 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
 
 /// A machine's declarations gathered once, with the description of each value and the first
 /// description that repeats an earlier one (two values that would get the same id).
+///
+/// What depends only on the machine is also computed here once, not at each place it is
+/// attached: each value boxed as `AnyHashable`, and each transition with static targets as the
+/// declared transition and outline it becomes, its targets as ordinals. The emitter runs
+/// unspecialized, so building a transition from its specification — copies through value
+/// witnesses, a hash of each target value, the outline's walk of the guard — cost thousands of
+/// instructions per state of a machine attached a hundred thousand times (issue 16).
 final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, Context> {
     let level: GatheredLevel<S, Event, Context>
     let names: [String]
     let repeatedName: String?
+    let boxedValues: [AnyHashable]
+    /// By transition of ``level``: whether it is prepared — its targets are none or states of
+    /// this level, and it does not wait for a child's done event (whose state depends on where
+    /// the child goes). The others are built at each place, from their specification.
+    private(set) var isPrepared: [Bool] = []
+    /// By transition: the prepared transition and outline, without targets (a `.done` event of
+    /// its source is set at each place), and the ordinals of its targets.
+    private(set) var preparedDefinitions: [TransitionDefinition<Event, Context>] = []
+    private(set) var preparedOutlines: [TransitionOutline] = []
+    private(set) var targetOrdinals: [[Int32]] = []
 
     init(level: GatheredLevel<S, Event, Context>, names: [String], repeatedName: String?) {
         self.level = level
         self.names = names
         self.repeatedName = repeatedName
+        var boxed: [AnyHashable] = []
+        boxed.reserveCapacity(level.values.count)
+        for o in 0..<level.values.count { boxed.append(AnyHashable(level.values[o])) }
+        boxedValues = boxed
+    }
+
+    /// Prepares every transition that can be (see ``isPrepared``).
+    func prepareTransitions() {
+        let count = level.transitions.count
+        isPrepared.reserveCapacity(count)
+        preparedDefinitions.reserveCapacity(count)
+        preparedOutlines.reserveCapacity(count)
+        targetOrdinals.reserveCapacity(count)
+        for k in 0..<count {
+            let spec = level.transitions[k]
+            var ordinals: [Int32] = []
+            var prepared = spec.doneOfChild == nil
+            switch spec.target {
+            case .none: break
+            case .states(let ss):
+                ordinals.reserveCapacity(ss.count)
+                for s in ss {
+                    guard let o = level.ordinalOf[s] else {
+                        prepared = false
+                        break
+                    }
+                    ordinals.append(Int32(o))
+                }
+            case .refs, .dynamic: prepared = false
+            }
+            // The event a `.done` of the source will have, so that the outline records a done reference.
+            var t = TransitionDefinition<Event, Context>(
+                on: spec.doneOfSource ? .done("") : spec.event, guard: spec.guardCondition, kind: spec.kind,
+                actions: spec.actions)
+            t.asyncGuard = spec.asyncGuard
+            isPrepared.append(prepared)
+            preparedOutlines.append(TransitionOutline(t))
+            preparedDefinitions.append(t)
+            targetOrdinals.append(prepared ? ordinals : [])
+        }
     }
 }
 

@@ -81,7 +81,7 @@ struct EntrySetBuilder: Sendable {
     /// their ancestors below `domain`.
     @inlinable
     mutating func add<Event, Context>(
-        targets: [Int32], effectiveTargets: [Int32], domain: Int32, chart: Chart<Event, Context>, history: [[Int32]?]
+        targets: TargetList, effectiveTargets: TargetList, domain: Int32, chart: Chart<Event, Context>, history: [[Int32]?]
     ) {
         tasks.removeAll()
         var i = effectiveTargets.count
@@ -103,7 +103,7 @@ struct EntrySetBuilder: Sendable {
     /// values (every history state enters its default), for the compiler and the validator.
     @inlinable
     mutating func add<T: TransitionTargets>(
-        targets: [Int32], domain: Int32, states: UnsafeBufferPointer<CompiledState>, transitions: T, children: [[Int32]]
+        targets: TargetList, domain: Int32, states: UnsafeBufferPointer<CompiledState>, transitions: T, children: [[Int32]]
     ) {
         tasks.removeAll()
         for t in targets.reversed() { tasks.append(.ancestors(t, upTo: domain)) }
@@ -214,18 +214,17 @@ struct EntrySetBuilder: Sendable {
 /// transitions.
 @usableFromInline
 protocol TransitionTargets {
-    func targets(of transition: Int32) -> [Int32]
+    func targets(of transition: Int32) -> TargetList
 }
 
 /// A transition with targets (``TransitionShape``, ``Chart/Transition``).
 @usableFromInline
 protocol HasTransitionTargets {
-    var targets: [Int32] { get }
+    var targets: TargetList { get }
 }
 
 extension Array: TransitionTargets where Element: HasTransitionTargets {
-    @inlinable func targets(of transition: Int32) -> [Int32] { self[Int(transition)].targets }
+    @inlinable func targets(of transition: Int32) -> TargetList { self[Int(transition)].targets }
 }
 
-extension TransitionShape: HasTransitionTargets {}
 extension Chart.Transition: HasTransitionTargets {}

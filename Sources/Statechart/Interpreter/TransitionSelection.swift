@@ -161,9 +161,9 @@ extension ChartInstance {
 
     /// The declared (or dynamically resolved) targets of a transition.
     @inlinable
-    func targets(of t: Int32) -> [Int32] {
+    func targets(of t: Int32) -> TargetList {
         if chart.transitions[Int(t)].dynamicTargets != nil {
-            for r in resolvedTargets where r.transition == t { return r.targets }
+            for r in resolvedTargets where r.transition == t { return TargetList(r.targets) }
         }
         return chart.transitions[Int(t)].targets
     }
@@ -172,10 +172,10 @@ extension ChartInstance {
     /// `getEffectiveTargetStates`). Only transitions whose domain depends on it (`domain == -2`)
     /// can have history targets; for the others this is `targets(of:)`, without allocating.
     @inlinable
-    func effectiveTargets(of t: Int32) -> [Int32] {
+    func effectiveTargets(of t: Int32) -> TargetList {
         if chart.transitions[Int(t)].domain != -2 { return chart.transitions[Int(t)].targets }
         var result: [Int32] = []
-        var pending = targets(of: t)
+        var pending = targets(of: t).array
         var i = 0
         while i < pending.count {
             let s = pending[i]
@@ -191,7 +191,7 @@ extension ChartInstance {
                 result.append(s)
             }
         }
-        return result
+        return TargetList(result)
     }
 
     /// The transition domain (rule R6): -1 when targetless.

@@ -15,7 +15,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         @usableFromInline var source: Int32
         @usableFromInline var matcher: EventMatcher<Event>?
         @usableFromInline var guardCondition: CompiledGuard<Event, Context>?
-        @usableFromInline var targets: [Int32]
+        @usableFromInline var targets: TargetList
         @usableFromInline var isInternal: Bool
         /// The precomputed domain; -1 when targetless; -2 when it depends on history or dynamic targets.
         @usableFromInline var domain: Int32
@@ -38,7 +38,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let exitActions: [[[Action<Event, Context>]]]
     @usableFromInline let hasEventless: Bool
     /// Request transitions by target state index (see ``ChartDefinition/addRequestRoute(to:within:)``).
-    @usableFromInline let requestTransitions: [Int32: Int32]
+    @usableFromInline let requestTransitions: RequestTransitions
     /// Per transition with a static entry set (``LeanTransition/Flags/isStatic``; the set itself is
     /// ``leanEntries``), the compound states it enters by default: a range of
     /// ``staticDefaultEntries``.
@@ -156,7 +156,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
 
     /// The transition domain (SCXML `getTransitionDomain`) for given effective targets.
     @inlinable
-    func domain(source: Int32, targets: [Int32], isInternal: Bool) -> Int32 {
+    func domain(source: Int32, targets: TargetList, isInternal: Bool) -> Int32 {
         if isInternal, states[Int(source)].kind == .compound, targets.allSatisfy({ isDescendant($0, of: source) }) {
             return source
         }
@@ -175,14 +175,14 @@ extension Chart.Transition {
     /// A transition with the compiler's structure and the declared transition's closures.
     @inlinable
     init(
-        shape: TransitionShape, matcher: EventMatcher<Event>?, guardCondition: CompiledGuard<Event, Context>?,
+        shape: TransitionShape, targets: TargetList, matcher: EventMatcher<Event>?, guardCondition: CompiledGuard<Event, Context>?,
         actions: [Action<Event, Context>], dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?,
         asyncGuard: (@Sendable (Context, Event) async -> Bool)?
     ) {
         self.source = shape.source
         self.matcher = matcher
         self.guardCondition = guardCondition
-        self.targets = shape.targets
+        self.targets = targets
         self.isInternal = shape.isInternal
         self.domain = shape.domain
         self.actions = actions

@@ -63,7 +63,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             if asyncGuard != nil { hasAsyncGuards = true }
             transitions.append(
                 C.Transition(
-                    shape: shapes[k], matcher: matcher, guardCondition: guardCondition, actions: actions,
+                    shape: shapes[k], targets: compiler.targets(of: Int32(k)), matcher: matcher, guardCondition: guardCondition, actions: actions,
                     dynamicTargets: dynamicTargets, asyncGuard: asyncGuard))
         }
         let invokes = compiler.invokes

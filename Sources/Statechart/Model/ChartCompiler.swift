@@ -19,7 +19,9 @@ extension Chart {
 @usableFromInline
 struct TransitionShape: Sendable {
     @usableFromInline var source: Int32
-    @usableFromInline var targets: [Int32]
+    /// Its targets: `ChartCompiler.targetPool[targetStart ..< targetStart + targetCount]`.
+    @usableFromInline var targetStart: Int32
+    @usableFromInline var targetCount: Int32
     @usableFromInline var isInternal: Bool
     @usableFromInline var domain: Int32
     @usableFromInline var ordinal: Int32
@@ -46,6 +48,8 @@ struct ChartCompiler {
     var newIndex: [Int32] = []
     @usableFromInline var states: [CompiledState] = []
     @usableFromInline var shapes: [TransitionShape] = []
+    /// The targets of every shape, one after another (see ``TargetList``).
+    @usableFromInline var targetPool: [Int32] = []
     @usableFromInline var eventCandidates: [Int32] = []
     var eventlessCandidates: [Int32] = []
     var childIndices: [[Int32]] = []
@@ -54,7 +58,7 @@ struct ChartCompiler {
     var ids: [String] { indexByID.ids }
     var locations: [SourceLocation?] = []
     var historyCount = 0
-    var requestTransitions: [Int32: Int32] = [:]
+    var requestTransitions = RequestTransitions()
     /// Per transition, its precomputed entry set as a range of ``staticEntryPool`` (``PoolRange/none``
     /// when it has none), and the compound states it enters by default as a range of
     /// ``staticDefaultPool``. Pooled, not an array per transition: a million transitions made
@@ -99,6 +103,7 @@ struct ChartCompiler {
         var defaultRanges = [PoolRange](repeating: .none, count: shapes.count)
         var entryPool: [Int32] = [], defaultPool: [Int32] = []
         let shapes = self.shapes, childIndices = self.childIndices
+        let targetsOf = ShapeTargets(shapes: shapes, pool: targetPool)
         // Compound states whose default entry is not kept (too large, or through a history
         // state). What a transition with one target enters includes that target's default entry,
         // so a transition with such a target is not kept either, and is not computed: in a
@@ -110,18 +115,19 @@ struct ChartCompiler {
         stateList.withUnsafeBufferPointer { states in
             for k in shapes.indices.reversed() {
                 let source = Int(shapes[k].source), isPseudo = shapes[k].isPseudo, domain = shapes[k].domain
-                let targetCount = shapes[k].targets.count
+                let targets = targetsOf.targets(of: Int32(k))
+                let targetCount = targets.count
                 guard domain >= 0, targetCount > 0, !(isPseudo && states[source].kind.isHistory) else { continue }
                 let isCompoundInitial = isPseudo && states[source].kind == .compound
                     && states[source].initialTransition == Int32(k)
                 // One target only: with several, one may be inside a region of a parallel state
                 // that another's default entry would descend into, and the set is then smaller.
-                if targetCount == 1, defaultNotKept[Int(shapes[k].targets[0])] {
+                if targetCount == 1, defaultNotKept[Int(targets[0])] {
                     if isCompoundInitial { defaultNotKept[source] = true }
                     continue
                 }
                 builder.clear()
-                builder.add(targets: shapes[k].targets, domain: domain, states: states, transitions: shapes, children: childIndices)
+                builder.add(targets: targets, domain: domain, states: states, transitions: targetsOf, children: childIndices)
                 builder.finish()
                 let keep = builder.entries.count <= Self.staticEntryLimit && !builder.touchedHistory
                 if keep {
@@ -160,7 +166,7 @@ struct ChartCompiler {
             color[h] = 1
             path.append((Int32(h), 0))
             while let top = path.last {
-                let targets = shapes[Int(states[Int(top.state)].initialTransition)].targets
+                let targets = targets(of: states[Int(top.state)].initialTransition)
                 guard top.next < targets.count else {
                     color[Int(top.state)] = 2
                     path.removeLast()
@@ -325,6 +331,19 @@ struct ChartCompiler {
 
     private func isDescendant(_ a: Int32, of b: Int32) -> Bool { a > b && a < states[Int(b)].end }
 
+    /// The targets of shape `k` (a view of ``targetPool``: do not hold it while adding targets).
+    @usableFromInline
+    func targets(of k: Int32) -> TargetList {
+        TargetList(pool: targetPool, start: Int(shapes[Int(k)].targetStart), count: Int(shapes[Int(k)].targetCount))
+    }
+
+    /// Adds `targets` to ``targetPool``; returns where they start.
+    private mutating func pool(_ targets: [Int32]) -> Int32 {
+        let start = Int32(targetPool.count)
+        targetPool.append(contentsOf: targets)
+        return start
+    }
+
     /// Selectable transitions in document order (state by state), then initial and history defaults.
     private mutating func resolveTransitions() throws(ChartError) {
         let count = order.count
@@ -343,17 +362,9 @@ struct ChartCompiler {
             while k >= 0 {
                 let d = Int(k)
                 let location = declared[d].location ?? nodes[j].location
-                let targets: [Int32]
+                let targetStart = Int32(targetPool.count)
                 let targetCount = declared[d].targets.count
-                if targetCount == 1 {
-                    // An array literal: `reserveCapacity` on an empty array takes the general regrowth path.
-                    targets = [try resolve(declared[d].targets[0], from: i, location: location)]
-                } else {
-                    var list: [Int32] = []
-                    list.reserveCapacity(targetCount)
-                    for m in 0..<targetCount { list.append(try resolve(declared[d].targets[m], from: i, location: location)) }
-                    targets = list
-                }
+                for m in 0..<targetCount { targetPool.append(try resolve(declared[d].targets[m], from: i, location: location)) }
                 // The ids a guard and a `.done` descriptor name, in the order they were resolved
                 // when guards were compiled here: the same first error for the same chart.
                 if !declared[d].guardReferences.isEmpty {
@@ -362,7 +373,8 @@ struct ChartCompiler {
                 if let id = declared[d].doneReference { _ = try resolve(id, from: i, location: location) }
                 shapes.append(
                     TransitionShape(
-                        source: Int32(i), targets: targets, isInternal: declared[d].isInternal, domain: -1,
+                        source: Int32(i), targetStart: targetStart, targetCount: Int32(targetCount),
+                        isInternal: declared[d].isInternal, domain: -1,
                         ordinal: ordinal, isPseudo: false, isEventless: !declared[d].hasEvent,
                         hasDynamicTargets: declared[d].hasDynamicTargets, location: declared[d].location, declared: k,
                         initialOf: -1))
@@ -390,9 +402,11 @@ struct ChartCompiler {
                 throw .missingInitialState(ids[i], location: n.location)
             }
             states[i].initialTransition = Int32(shapes.count)
+            let targetStart = pool(targets)
             shapes.append(
                 TransitionShape(
-                    source: Int32(i), targets: targets, isInternal: true, domain: Int32(i), ordinal: 0, isPseudo: true,
+                    source: Int32(i), targetStart: targetStart, targetCount: Int32(targets.count), isInternal: true,
+                    domain: Int32(i), ordinal: 0, isPseudo: true,
                     isEventless: true, hasDynamicTargets: false, location: n.location, declared: -1,
                     initialOf: order[i]))
         }
@@ -415,51 +429,59 @@ struct ChartCompiler {
             if targets.isEmpty {
                 let p = Int(parent)
                 if states[p].kind == .compound {
-                    targets = shapes[Int(states[p].initialTransition)].targets
+                    targets = self.targets(of: states[p].initialTransition).array
                 } else {
                     targets = childIndices[p].filter { !states[Int($0)].kind.isHistory }
                 }
             }
             states[i].initialTransition = Int32(shapes.count)
+            let targetStart = pool(targets)
             shapes.append(
                 TransitionShape(
-                    source: Int32(i), targets: targets, isInternal: false, domain: parent, ordinal: 0, isPseudo: true,
+                    source: Int32(i), targetStart: targetStart, targetCount: Int32(targets.count), isInternal: false,
+                    domain: parent, ordinal: 0, isPseudo: true,
                     isEventless: true, hasDynamicTargets: false,
                     location: first >= 0 ? declared[Int(first)].location : nil, declared: first, initialOf: -1))
         }
         // Request routes: internal transitions of the level's container, not selectable by events.
+        if !outline.requestRoutes.isEmpty { requestTransitions = RequestTransitions(stateCount: count) }
         for route in outline.requestRoutes {
             let container = newIndex[route.container]
-            let target = try resolve(route.target, from: Int(container), location: nil)
+            // A route the typed builder adds names its target's node: no id to look up.
+            let target =
+                route.targetNode >= 0
+                ? newIndex[Int(route.targetNode)] : try resolve(route.target, from: Int(container), location: nil)
             guard states[Int(container)].kind == .compound, isDescendant(target, of: container) else {
                 throw .invalidStructure(
-                    route.target, reason: "a request route must target a descendant of a compound state", location: nil)
+                    route.targetNode >= 0 ? ids[Int(target)] : route.target,
+                    reason: "a request route must target a descendant of a compound state", location: nil)
             }
             if requestTransitions[target] != nil { continue }
-            requestTransitions[target] = Int32(shapes.count)
+            requestTransitions.set(target, Int32(shapes.count))
+            targetPool.append(target)
             shapes.append(
                 TransitionShape(
-                    source: container, targets: [target], isInternal: true, domain: container, ordinal: -1,
+                    source: container, targetStart: Int32(targetPool.count - 1), targetCount: 1, isInternal: true, domain: container, ordinal: -1,
                     isPseudo: true, isEventless: true, hasDynamicTargets: false, location: nil, declared: -1,
                     initialOf: -1))
         }
         // Static domains (rule R6): history targets and dynamic targets are resolved at run time.
         for k in shapes.indices where !shapes[k].isPseudo {
             let domain: Int32
-            if shapes[k].hasDynamicTargets || shapes[k].targets.contains(where: { states[Int($0)].kind.isHistory }) {
+            let targets = targets(of: Int32(k))
+            if shapes[k].hasDynamicTargets || targets.contains(where: { states[Int($0)].kind.isHistory }) {
                 domain = -2
-            } else if shapes[k].targets.isEmpty {
+            } else if targets.isEmpty {
                 domain = -1
             } else {
-                domain = Self.domain(
-                    source: shapes[k].source, targets: shapes[k].targets, isInternal: shapes[k].isInternal, states: states)
+                domain = Self.domain(source: shapes[k].source, targets: targets, isInternal: shapes[k].isInternal, states: states)
             }
             shapes[k].domain = domain
         }
     }
 
     /// The transition domain (SCXML `getTransitionDomain` with effective targets given).
-    static func domain(source: Int32, targets: [Int32], isInternal: Bool, states: [CompiledState]) -> Int32 {
+    static func domain(source: Int32, targets: TargetList, isInternal: Bool, states: [CompiledState]) -> Int32 {
         func isDesc(_ a: Int32, _ b: Int32) -> Bool { a > b && a < states[Int(b)].end }
         if isInternal, states[Int(source)].kind == .compound, targets.allSatisfy({ isDesc($0, source) }) {
             return source
@@ -494,5 +516,36 @@ struct ChartCompiler {
             states[i].candidateEnd = Int32(eventCandidates.count)
             states[i].eventlessEnd = Int32(eventlessCandidates.count)
         }
+    }
+}
+
+/// The request transition of each state that has one (see ``ChartDefinition/addRequestRoute(to:within:)``):
+/// an index per state, not a dictionary, since a typed chart gives every state a route.
+@usableFromInline
+struct RequestTransitions: Sendable {
+    /// By state, the transition, or -1; empty when the chart has no routes.
+    @usableFromInline var transitionOf: [Int32] = []
+
+    init() {}
+
+    init(stateCount: Int) { transitionOf = Array(repeating: -1, count: stateCount) }
+
+    /// The request transition that enters `state`, or `nil`.
+    @inlinable subscript(state: Int32) -> Int32? {
+        guard Int(state) < transitionOf.count else { return nil }
+        let t = transitionOf[Int(state)]
+        return t < 0 ? nil : t
+    }
+
+    mutating func set(_ state: Int32, _ transition: Int32) { transitionOf[Int(state)] = transition }
+}
+
+/// The targets of the compiler's shapes, for the ``EntrySetBuilder``.
+struct ShapeTargets: TransitionTargets {
+    let shapes: [TransitionShape]
+    let pool: [Int32]
+
+    func targets(of transition: Int32) -> TargetList {
+        TargetList(pool: pool, start: Int(shapes[Int(transition)].targetStart), count: Int(shapes[Int(transition)].targetCount))
     }
 }

@@ -87,6 +87,25 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
         transitions.append(transition)
     }
 
+    /// Appends a transition prepared once for several places (the typed emitter's machines
+    /// attached in many places): `transition` and its `outline` with these targets and, for a
+    /// transition on the done event of its source, that source's id.
+    mutating func addPreparedTransition(
+        _ transition: TransitionDefinition<Event, Context>, outline prepared: TransitionOutline, targets: [String],
+        doneOf source: String?, from state: Node
+    ) {
+        var t = transition
+        var o = prepared
+        t.targets = targets
+        o.targets = targets
+        if let source {
+            t.event = .done(source)
+            o.doneReference = source
+        }
+        outline.appendTransition(o, to: state.rawValue)
+        transitions.append(t)
+    }
+
     /// Appends an entry block (SCXML `<onentry>`) to a state.
     public mutating func addOnEntry(_ actions: [Action<Event, Context>], to state: Node) {
         outline.nodes[state.rawValue].entryBlockCount += 1
@@ -120,7 +139,12 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     /// Machinus' `transition(to:)`): the request exits everything active inside `container` and
     /// enters `target`, which must be a proper descendant of the compound `container`.
     public mutating func addRequestRoute(to target: String, within container: Node) {
-        outline.requestRoutes.append((target, container.rawValue))
+        outline.requestRoutes.append((target, -1, container.rawValue))
+    }
+
+    /// ``addRequestRoute(to:within:)`` for a target given by its node.
+    mutating func addRequestRoute(toNode target: Node, within container: Node) {
+        outline.requestRoutes.append(("", Int32(target.rawValue), container.rawValue))
     }
 
     /// The id of a node.

@@ -14,7 +14,8 @@ struct DefinitionOutline: Sendable {
     @usableFromInline var nodes: [NodeOutline] = []
     /// Parallel to ``ChartDefinition/transitions``.
     var transitions: [TransitionOutline] = []
-    var requestRoutes: [(target: String, container: Int)] = []
+    /// Request routes: the target by id, or by node (`targetNode` ≥ 0, the typed builder's), and the container.
+    var requestRoutes: [(target: String, targetNode: Int32, container: Int)] = []
 
     mutating func appendChild(_ child: Int32, to parent: Int) {
         let last = nodes[parent].lastChild

@@ -79,7 +79,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             if tr.dynamicTargets != nil {
                 // Any state of the machine could be computed: treat the source's siblings and theirs as possible.
                 let container = tr.source == 0 ? 0 : chart.states[Int(tr.source)].parent
-                targets = chart.childIndices[Int(max(container, 0))]
+                targets = TargetList(chart.childIndices[Int(max(container, 0))])
             }
             guard !targets.isEmpty else { return }
             builder.clear()
