@@ -44,6 +44,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     }
 
     /// Adds a node to the definition and records its value and level.
+    @inline(__always)
     private mutating func addNode(
         _ id: String, kind: StateKind = .state, in parent: ChartDefinition<Event, Context>.Node,
         value: AnyHashable? = nil, level: Int = -1
@@ -90,6 +91,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         // A range of Int, not `enumerated()` or `indices`: unspecialized, each step of an
         // enumerated sequence of a generic element looked its metadata up again, and a generic
         // array's `indices` is the generic `Collection` one.
+        // Prepared transitions (their index in the definition and in the machine): once every
+        // state of the level has its node, their targets are recorded by node.
+        var preparedAt: [(definition: Int, machine: Int)] = []
         var nodeOfOrdinal: [ChartDefinition<Event, Context>.Node] = []
         nodeOfOrdinal.reserveCapacity(g.values.count)
         for o in 0..<g.values.count {
@@ -137,9 +141,10 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                         targetIDs.reserveCapacity(ordinals.count)
                         for t in ordinals { targetIDs.append(ids[Int(t)]) }
                     }
+                    preparedAt.append((definition.transitions.count, current))
                     definition.addPreparedTransition(
-                        gathered.preparedDefinitions[current], outline: gathered.preparedOutlines[current],
-                        targets: targetIDs, doneOf: gathered.level.transitions[current].doneOfSource ? id : nil, from: node)
+                        current, of: gathered.preparedDefinitions, outlines: gathered.preparedOutlines, targets: targetIDs,
+                        doneOf: gathered.isDoneOfSource[current] ? id : nil, from: node)
                     continue
                 }
                 var spec = g.transitions[current]
@@ -200,6 +205,15 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             addTransition(spec, from: container, sourceID: levelName, targets: targets)
         }
         for node in nodeOfOrdinal { definition.addRequestRoute(toNode: node, within: container) }
+        // Plain loops over concrete arrays: a lazy map here ran through generic witnesses.
+        var targetNodes: [Int32] = []
+        for p in 0..<preparedAt.count {
+            let ordinals = gathered.targetOrdinals[preparedAt[p].machine]
+            if ordinals.isEmpty { continue }
+            targetNodes.removeAll(keepingCapacity: true)
+            for o in ordinals { targetNodes.append(Int32(nodeOfOrdinal[Int(o)].rawValue)) }
+            definition.setTargetNodes(targetNodes, ofTransition: preparedAt[p].definition)
+        }
         return ids[initialOrdinal]
     }
 
@@ -222,7 +236,6 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         names.reserveCapacity(level.values.count)
         for o in 0..<level.values.count { names.append("\(level.values[o])") }
         let gathered = GatheredMachine(level: level, names: names, repeatedName: Self.firstRepeated(names))
-        gathered.prepareTransitions()
         if let key { gatheredByElements[key] = gathered }
         return gathered
     }
@@ -333,12 +346,16 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
     /// By transition of ``level``: whether it is prepared — its targets are none or states of
     /// this level, and it does not wait for a child's done event (whose state depends on where
     /// the child goes). The others are built at each place, from their specification.
-    private(set) var isPrepared: [Bool] = []
+    /// Constants, as every table here: the emitter reads them once per state of every place,
+    /// and a variable of a class is checked for exclusive access at each read.
+    let isPrepared: [Bool]
     /// By transition: the prepared transition and outline, without targets (a `.done` event of
-    /// its source is set at each place), and the ordinals of its targets.
-    private(set) var preparedDefinitions: [TransitionDefinition<Event, Context>] = []
-    private(set) var preparedOutlines: [TransitionOutline] = []
-    private(set) var targetOrdinals: [[Int32]] = []
+    /// its source is set at each place), whether its event is the done event of its source, and
+    /// the ordinals of its targets.
+    let preparedDefinitions: [TransitionDefinition<Event, Context>]
+    let preparedOutlines: [TransitionOutline]
+    let isDoneOfSource: [Bool]
+    let targetOrdinals: [[Int32]]
 
     init(level: GatheredLevel<S, Event, Context>, names: [String], repeatedName: String?) {
         self.level = level
@@ -348,14 +365,13 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
         boxed.reserveCapacity(level.values.count)
         for o in 0..<level.values.count { boxed.append(AnyHashable(level.values[o])) }
         boxedValues = boxed
-    }
-
-    /// Prepares every transition that can be (see ``isPrepared``).
-    func prepareTransitions() {
         let count = level.transitions.count
+        var isPrepared: [Bool] = [], definitions: [TransitionDefinition<Event, Context>] = []
+        var outlines: [TransitionOutline] = [], isDoneOfSource: [Bool] = [], targetOrdinals: [[Int32]] = []
         isPrepared.reserveCapacity(count)
-        preparedDefinitions.reserveCapacity(count)
-        preparedOutlines.reserveCapacity(count)
+        definitions.reserveCapacity(count)
+        outlines.reserveCapacity(count)
+        isDoneOfSource.reserveCapacity(count)
         targetOrdinals.reserveCapacity(count)
         for k in 0..<count {
             let spec = level.transitions[k]
@@ -380,10 +396,16 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
                 actions: spec.actions)
             t.asyncGuard = spec.asyncGuard
             isPrepared.append(prepared)
-            preparedOutlines.append(TransitionOutline(t))
-            preparedDefinitions.append(t)
+            outlines.append(TransitionOutline(t))
+            definitions.append(t)
+            isDoneOfSource.append(spec.doneOfSource)
             targetOrdinals.append(prepared ? ordinals : [])
         }
+        self.isPrepared = isPrepared
+        preparedDefinitions = definitions
+        preparedOutlines = outlines
+        self.isDoneOfSource = isDoneOfSource
+        self.targetOrdinals = targetOrdinals
     }
 }
 

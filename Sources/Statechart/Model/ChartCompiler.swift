@@ -364,7 +364,15 @@ struct ChartCompiler {
                 let location = declared[d].location ?? nodes[j].location
                 let targetStart = Int32(targetPool.count)
                 let targetCount = declared[d].targets.count
-                for m in 0..<targetCount { targetPool.append(try resolve(declared[d].targets[m], from: i, location: location)) }
+                let nodeStart = Int(declared[d].targetNodeStart)
+                if nodeStart >= 0 {
+                    // The front end named the targets' nodes (the typed builder): no id to look up.
+                    for m in 0..<targetCount { targetPool.append(newIndex[Int(outline.targetNodes[nodeStart + m])]) }
+                } else {
+                    for m in 0..<targetCount {
+                        targetPool.append(try resolve(declared[d].targets[m], from: i, location: location))
+                    }
+                }
                 // The ids a guard and a `.done` descriptor name, in the order they were resolved
                 // when guards were compiled here: the same first error for the same chart.
                 if !declared[d].guardReferences.isEmpty {

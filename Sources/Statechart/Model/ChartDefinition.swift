@@ -66,7 +66,9 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     ///   - parent: Where it goes.
     ///   - initial: For a compound state, the ids of its initial states (the first child when `nil`).
     ///   - location: Where it was declared, for diagnostics.
-    @discardableResult
+    // Inlined into the typed emitter, which runs unspecialized: a call to a method of a generic
+    // type from there looks the type's metadata up at every call (issue 16).
+    @discardableResult @inline(__always)
     public mutating func addState(
         _ id: String,
         kind: StateKind = .state,
@@ -90,12 +92,14 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     /// Appends a transition prepared once for several places (the typed emitter's machines
     /// attached in many places): `transition` and its `outline` with these targets and, for a
     /// transition on the done event of its source, that source's id.
+    @inline(__always)
     mutating func addPreparedTransition(
-        _ transition: TransitionDefinition<Event, Context>, outline prepared: TransitionOutline, targets: [String],
+        _ k: Int, of transitions: [TransitionDefinition<Event, Context>], outlines: [TransitionOutline], targets: [String],
         doneOf source: String?, from state: Node
     ) {
-        var t = transition
-        var o = prepared
+        // Indexed here, not passed as values: each copy of a generic value costs a call through its witnesses.
+        var t = transitions[k]
+        var o = outlines[k]
         t.targets = targets
         o.targets = targets
         if let source {
@@ -103,7 +107,13 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
             o.doneReference = source
         }
         outline.appendTransition(o, to: state.rawValue)
-        transitions.append(t)
+        self.transitions.append(t)
+    }
+
+    /// Records the nodes of transition `k`'s targets (raw values), in the order of its target ids.
+    @inline(__always)
+    mutating func setTargetNodes(_ nodes: [Int32], ofTransition k: Int) {
+        outline.setTargetNodes(nodes, ofTransition: k)
     }
 
     /// Appends an entry block (SCXML `<onentry>`) to a state.
@@ -143,6 +153,7 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     }
 
     /// ``addRequestRoute(to:within:)`` for a target given by its node.
+    @inline(__always)
     mutating func addRequestRoute(toNode target: Node, within container: Node) {
         outline.requestRoutes.append(("", Int32(target.rawValue), container.rawValue))
     }

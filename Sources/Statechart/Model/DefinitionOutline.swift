@@ -16,6 +16,15 @@ struct DefinitionOutline: Sendable {
     var transitions: [TransitionOutline] = []
     /// Request routes: the target by id, or by node (`targetNode` ≥ 0, the typed builder's), and the container.
     var requestRoutes: [(target: String, targetNode: Int32, container: Int)] = []
+    /// The target nodes of transitions whose front end knew them (see ``TransitionOutline/targetNodeStart``).
+    var targetNodes: [Int32] = []
+
+    /// Records that transition `k`'s targets are `nodes` (in the order of its target ids), so
+    /// that compiling it looks no id up.
+    mutating func setTargetNodes(_ nodes: [Int32], ofTransition k: Int) {
+        transitions[k].targetNodeStart = Int32(targetNodes.count)
+        targetNodes.append(contentsOf: nodes)
+    }
 
     mutating func appendChild(_ child: Int32, to parent: Int) {
         let last = nodes[parent].lastChild
@@ -104,6 +113,8 @@ struct TransitionOutline: Sendable {
     var doneReference: String?
     /// The node's next transition, -1 for the last.
     var next: Int32 = -1
+    /// When ≥ 0, the targets' nodes are `DefinitionOutline.targetNodes[targetNodeStart ..< targetNodeStart + targets.count]`.
+    var targetNodeStart: Int32 = -1
 
     init<Event: Hashable & Sendable, Context>(_ t: TransitionDefinition<Event, Context>) {
         targets = t.targets
