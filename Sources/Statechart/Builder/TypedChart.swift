@@ -31,18 +31,36 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         self.chart = chart
         let reordered = Self.reorderedIndices(of: emitter.definition, in: chart)
         var valueByIndex = [AnyHashable?](repeating: nil, count: chart.stateCount)
-        var indicesByValue: [AnyHashable: [Int32]] = [:]
         var levelOfIndex = [Int32](repeating: -1, count: chart.stateCount)
-        for (node, value) in emitter.valueOfNode.enumerated() {
+        // Equal values share one entry: number the distinct values by slot (one hash per slot,
+        // not per state — a machine attached in many places has one slot per value), then list
+        // each value's states in node order.
+        let slotValues = emitter.slotValues
+        var numberOfValue: [AnyHashable: Int32] = [:]
+        numberOfValue.reserveCapacity(slotValues.count)
+        var distinct: [AnyHashable] = []
+        var numberOfSlot: [Int32] = []
+        numberOfSlot.reserveCapacity(slotValues.count)
+        for value in slotValues {
+            let next = Int32(distinct.count)
+            let number = Self.read(&numberOfValue[value, default: next])
+            if number == next { distinct.append(value) }
+            numberOfSlot.append(number)
+        }
+        var indicesOfValue = [[Int32]](repeating: [], count: distinct.count)
+        let slots = emitter.valueSlotOfNode
+        for node in 0..<slots.count {
             let i = reordered?[node] ?? Int32(node)
-            if let value {
-                valueByIndex[Int(i)] = value
-                indicesByValue[value, default: []].append(i)
+            let slot = Int(slots[node])
+            if slot >= 0 {
+                valueByIndex[Int(i)] = slotValues[slot]
+                indicesOfValue[Int(numberOfSlot[slot])].append(i)
             }
             levelOfIndex[Int(i)] = emitter.levelOfNode[node]
         }
         // The same value at several indices (a machine attached in several places) is listed in index order.
-        if reordered != nil { indicesByValue = indicesByValue.mapValues { $0.sorted() } }
+        if reordered != nil { indicesOfValue = indicesOfValue.map { $0.sorted() } }
+        let indicesByValue = Dictionary(uniqueKeysWithValues: zip(distinct, indicesOfValue))
         self.valueByIndex = valueByIndex
         self.indicesByValue = indicesByValue
         self.levelOfIndex = levelOfIndex
@@ -51,6 +69,8 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         self.mentionedOnly = emitter.mentionedOnly.compactMap { chart.state(withID: $0)?.index }
     }
 
+    private static func read(_ value: inout Int32) -> Int32 { value }
+
     /// The chart index of each definition node, or `nil` when it is the node's own index. The
     /// compiler numbers states in document order, and the emitter adds every node in that order
     /// (a state, then what is attached to it), so the two agree; checking costs one comparison of
@@ -58,8 +78,10 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     private static func reorderedIndices(of definition: ChartDefinition<Event, Context>, in chart: Chart<Event, Context>)
         -> [Int32]?
     {
-        let ids = chart.ids
-        if ids.count == definition.nodeCount, ids.indices.allSatisfy({ ids[$0] == definition.id(of: .init($0)) }) {
+        // The outline's nodes, not `definition.id(of:)`: called from here, unspecialized, each call
+        // of a generic method looked the definition's type metadata up.
+        let ids = chart.ids, nodes = definition.outline.nodes
+        if ids.count == nodes.count, ids.indices.allSatisfy({ ids[$0] == nodes[$0].id }) {
             return nil
         }
         return (0..<definition.nodeCount).map { chart.state(withID: definition.id(of: .init($0)))?.index ?? 0 }

@@ -13,7 +13,12 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     /// By definition node: the state's typed value (`nil` for the root, regions and history
     /// pseudo-states). Indexed by node, not keyed by id: a million-state chart hashed a million
     /// ids into each of three dictionaries here and looked each up again in ``TypedChart``.
-    var valueOfNode: [AnyHashable?] = [nil]
+    /// By definition node: the slot of its value in ``slotValues``, or -1. A machine attached in
+    /// many places has its values in ``slotValues`` once, so ``TypedChart`` hashes each distinct
+    /// slot once rather than each state's value.
+    var valueSlotOfNode: [Int32] = [-1]
+    /// Values by slot: each gathered machine's values, boxed once, from its ``GatheredMachine/slotBase``.
+    var slotValues: [AnyHashable] = []
     /// By definition node: the index of the level the state belongs to, or -1.
     var levelOfNode: [Int32] = [-1]
     var levels: [TypedLevel<Context>] = []
@@ -47,10 +52,10 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     @inline(__always)
     private mutating func addNode(
         _ id: String, kind: StateKind = .state, in parent: ChartDefinition<Event, Context>.Node,
-        value: AnyHashable? = nil, level: Int = -1
+        valueSlot: Int32 = -1, level: Int = -1
     ) -> ChartDefinition<Event, Context>.Node {
         let node = definition.addState(id, kind: kind, in: parent)
-        valueOfNode.append(value)
+        valueSlotOfNode.append(valueSlot)
         levelOfNode.append(Int32(level))
         return node
     }
@@ -108,7 +113,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             }
             let node = addNode(
                 id, kind: isFinal ? .final : (childCount >= 2 ? .parallel : .state), in: container,
-                value: gathered.boxedValues[o], level: levelIndex)
+                valueSlot: gathered.slotBase + Int32(o), level: levelIndex)
             nodeOfOrdinal.append(node)
             // The state whose done event says that one child finished (rule R67): the region
             // of each of several children, or the state itself for a single child.
@@ -235,7 +240,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         var names: [String] = []
         names.reserveCapacity(level.values.count)
         for o in 0..<level.values.count { names.append("\(level.values[o])") }
-        let gathered = GatheredMachine(level: level, names: names, repeatedName: Self.firstRepeated(names))
+        let gathered = GatheredMachine(
+            level: level, names: names, repeatedName: Self.firstRepeated(names), slotBase: Int32(slotValues.count))
+        slotValues.append(contentsOf: gathered.boxedValues)
         if let key { gatheredByElements[key] = gathered }
         return gathered
     }
@@ -304,11 +311,12 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         guard !refFixups.isEmpty else { return }
         // A state's value path: the values of its ancestors that have one, then its own.
         var valuePaths: [String: [AnyHashable]] = [:]
-        for n in valueOfNode.indices where valueOfNode[n] != nil {
+        for n in valueSlotOfNode.indices where valueSlotOfNode[n] >= 0 {
             var path: [AnyHashable] = []
             var node: ChartDefinition<Event, Context>.Node? = .init(n)
             while let current = node {
-                if let v = valueOfNode[current.rawValue] { path.append(v) }
+                let slot = valueSlotOfNode[current.rawValue]
+                if slot >= 0 { path.append(slotValues[Int(slot)]) }
                 node = definition.parent(of: current)
             }
             valuePaths[definition.id(of: .init(n))] = path.reversed()
@@ -343,6 +351,8 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
     let names: [String]
     let repeatedName: String?
     let boxedValues: [AnyHashable]
+    /// Where ``boxedValues`` start in the emitter's ``TypedChartEmitter/slotValues``.
+    let slotBase: Int32
     /// By transition of ``level``: whether it is prepared — its targets are none or states of
     /// this level, and it does not wait for a child's done event (whose state depends on where
     /// the child goes). The others are built at each place, from their specification.
@@ -357,7 +367,8 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
     let isDoneOfSource: [Bool]
     let targetOrdinals: [[Int32]]
 
-    init(level: GatheredLevel<S, Event, Context>, names: [String], repeatedName: String?) {
+    init(level: GatheredLevel<S, Event, Context>, names: [String], repeatedName: String?, slotBase: Int32) {
+        self.slotBase = slotBase
         self.level = level
         self.names = names
         self.repeatedName = repeatedName

@@ -52,15 +52,9 @@ struct StateIDTable: Sendable {
         }
         if 2 * (self.indexed + 1) > slots.count { grow() }
         let h = hash(id)
-        var s = Int(truncatingIfNeeded: h) & mask
-        while slots[s] != 0 {
-            let slot = slots[s]
-            if slot >> 32 == h >> 32, Self.equal(ids[Int(slot & 0xFFFF_FFFF) - 1], id) {
-                return Int32(slot & 0xFFFF_FFFF) - 1
-            }
-            s = (s + 1) & mask
-        }
-        slots[s] = (h & 0xFFFF_FFFF_0000_0000) | UInt64(ids.count + 1)
+        let (slot, found) = probe(id, hash: h)
+        if let found { return found }
+        slots[slot] = (h & 0xFFFF_FFFF_0000_0000) | UInt64(ids.count + 1)
         ids.append(id)
         self.indexed += 1
         return nil
@@ -68,17 +62,19 @@ struct StateIDTable: Sendable {
 
     /// The index of `id`, or `nil` when no findable id equals it.
     @usableFromInline
-    subscript(id: String) -> Int32? {
-        let h = hash(id)
+    subscript(id: String) -> Int32? { probe(id, hash: hash(id)).found }
+
+    /// The slot holding `id` and its index, or the empty slot where it would go and `nil`.
+    private func probe(_ id: String, hash h: UInt64) -> (slot: Int, found: Int32?) {
         var s = Int(truncatingIfNeeded: h) & mask
         while slots[s] != 0 {
             let slot = slots[s]
             if slot >> 32 == h >> 32, Self.equal(ids[Int(slot & 0xFFFF_FFFF) - 1], id) {
-                return Int32(slot & 0xFFFF_FFFF) - 1
+                return (s, Int32(slot & 0xFFFF_FFFF) - 1)
             }
             s = (s + 1) & mask
         }
-        return nil
+        return (s, nil)
     }
 
     /// Doubles the slots and places every findable id again.
