@@ -79,4 +79,39 @@ struct ChildDoneTests {
                 .invalidStructure("p", reason: "OnDone(child: \"downlaod\") names no child attached to this state", location: nil))
         ) { _ = try StateMachine(m, context: []) }
     }
+
+    enum Step: Hashable, Sendable { case a, b, end }
+    enum Mid: Hashable, Sendable { case work, finished }
+
+    @Test("R67: a machine attached in two places takes its own done events at each, with each place's id")
+    func doneOfSourceInTwoPlaces() throws {
+        // `work` holds the upload and waits for it (`OnDone` on the done event of its source): the
+        // typed builder prepares that transition once for `mid` and names the source per place.
+        let mid = Machine<Mid, Ev, [String]>("mid", initial: .work) {
+            When(.work) {
+                Attach(Self.upload)
+                OnDone(to: .finished) { $0.context.append("work done") }
+            }
+            Final(.finished)
+        }
+        let top = Machine<Step, Ev, [String]>(initial: .a) {
+            When(.a) { OnDone(to: .b) }
+            When(.b) { OnDone(to: .end) }
+            Final(.end)
+        }
+        .attaching(child: mid, to: .a)
+        .attaching(child: mid, to: .b)
+        var options = StateMachine<Step, Ev, [String]>.Options()
+        options.tracing = true
+        var machine = try StateMachine(top, context: [], options: options)
+        try machine.send(.send)
+        #expect(machine.state == .b)
+        #expect(machine.activeStates(of: Mid.self) == [.work])
+        try machine.send(.send)
+        #expect(machine.state == .end)
+        #expect(machine.context == ["work done", "work done"])
+        let names = machine.trace.map { "\($0)" }
+        #expect(names.contains { $0.contains("done.state.a.work") }, "\(names)")
+        #expect(names.contains { $0.contains("done.state.b.work") }, "\(names)")
+    }
 }
