@@ -32,6 +32,10 @@ import Darwin
 // groups, about 6 MB) into a definition ("parse") and into a chart ("load"), and prints MB/s
 // (10⁶ bytes) of each phase's best run: the same work as `SCXML.parse.*` and `SCXML.load.*`, in a
 // plain executable that `perf` and callgrind can profile.
+//
+//   BuildTime scxml-file groups path
+//
+// writes that document to `path`, for tools that read a file (`statechart run`, `xmllint --noout`).
 
 @inline(never) func keep<T>(_ value: T) { withExtendedLifetime(value) {} }
 
@@ -194,6 +198,14 @@ if which == "machines" {
         print("machines \(count), round \(round + 1): \(Int(ns / Double(count))) ns per machine, \(memory) (inline size \(MemoryLayout<StateMachine<OrderState, OrderEvent, Void>>.size) bytes)")
         keep(machines)
     }
+}
+
+if which == "scxml-file" {
+    guard arguments.count > 3, let groups = Int(arguments[2]) else {
+        print("usage: BuildTime scxml-file GROUPS PATH")
+        exit(2)
+    }
+    try generatedSCXML(groups: groups).write(to: URL(fileURLWithPath: arguments[3]))
 }
 
 if which == "scxml" {
