@@ -93,14 +93,14 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         let idOf: [S: String] = g.needsLookups ? Dictionary(uniqueKeysWithValues: zip(g.values, ids)) : [:]
         let targets = LevelTargets(ordinalOf: g.ordinalOf, ids: ids, idOf: idOf)
 
-        // A range of Int, not `enumerated()` or `indices`: unspecialized, each step of an
-        // enumerated sequence of a generic element looked its metadata up again, and a generic
-        // array's `indices` is the generic `Collection` one.
         // Prepared transitions (their index in the definition and in the machine): once every
         // state of the level has its node, their targets are recorded by node.
         var preparedAt: [(definition: Int, machine: Int)] = []
         var nodeOfOrdinal: [ChartDefinition<Event, Context>.Node] = []
         nodeOfOrdinal.reserveCapacity(g.values.count)
+        // A range of Int, not `enumerated()` or `indices`: unspecialized, each step of an
+        // enumerated sequence of a generic element looked its metadata up again, and a generic
+        // array's `indices` is the generic `Collection` one.
         for o in 0..<g.values.count {
             let id = ids[o]
             let role = g.roles[o]
@@ -282,10 +282,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         _ spec: TransitionSpec<S, Event, Context>, from node: ChartDefinition<Event, Context>.Node, sourceID: String,
         targets: LevelTargets<S>
     ) {
-        var t = TransitionDefinition<Event, Context>(
-            on: spec.doneOfSource ? .done(sourceID) : spec.event, guard: spec.guardCondition, kind: spec.kind,
-            actions: spec.actions)
-        t.asyncGuard = spec.asyncGuard
+        var t = spec.definition(source: sourceID)
         switch spec.target {
         case .none: break
         case .states(let ss):
@@ -402,10 +399,7 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
             case .refs, .dynamic: prepared = false
             }
             // The event a `.done` of the source will have, so that the outline records a done reference.
-            var t = TransitionDefinition<Event, Context>(
-                on: spec.doneOfSource ? .done("") : spec.event, guard: spec.guardCondition, kind: spec.kind,
-                actions: spec.actions)
-            t.asyncGuard = spec.asyncGuard
+            let t = spec.definition(source: "")
             isPrepared.append(prepared)
             outlines.append(TransitionOutline(t))
             definitions.append(t)
@@ -493,5 +487,16 @@ struct TypedLevel<Context>: Sendable {
         if !routes.isEmpty { self.routes[id, default: []].formUnion(routes) }
         if let barrier { barriers[id] = barrier }
         if let dynamic { dynamics[id] = dynamic }
+    }
+}
+
+extension TransitionSpec {
+    /// The declared transition it becomes, without targets; on the done event of `source` when it
+    /// waits for its source's done event.
+    func definition(source: String) -> TransitionDefinition<Event, Context> {
+        var t = TransitionDefinition<Event, Context>(
+            on: doneOfSource ? .done(source) : event, guard: guardCondition, kind: kind, actions: actions)
+        t.asyncGuard = asyncGuard
+        return t
     }
 }

@@ -217,7 +217,7 @@ protocol TransitionTargets {
     func targets(of transition: Int32) -> TargetList
 }
 
-/// A transition with targets (``TransitionShape``, ``Chart/Transition``).
+/// A transition with targets (``Chart/Transition``; the compiler's shapes go through ``ShapeTargets``).
 @usableFromInline
 protocol HasTransitionTargets {
     var targets: TargetList { get }

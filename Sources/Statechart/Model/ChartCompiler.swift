@@ -333,9 +333,7 @@ struct ChartCompiler {
 
     /// The targets of shape `k` (a view of ``targetPool``: do not hold it while adding targets).
     @usableFromInline
-    func targets(of k: Int32) -> TargetList {
-        TargetList(pool: targetPool, start: Int(shapes[Int(k)].targetStart), count: Int(shapes[Int(k)].targetCount))
-    }
+    func targets(of k: Int32) -> TargetList { ShapeTargets(shapes: shapes, pool: targetPool).targets(of: k) }
 
     /// Adds `targets` to ``targetPool``; returns where they start.
     private mutating func pool(_ targets: [Int32]) -> Int32 {
