@@ -112,7 +112,7 @@ extension SQLiteStore {
     func read(_ sql: String, _ binds: [SQLiteData] = []) async throws(DurableError) -> [SQLiteRow] {
         do {
             return try await reader.query(sql, binds)
-        } catch let error as SQLiteError where error.reason == .busy {
+        } catch let error as SQLiteError where Self.isBusy(error) {
             throw .busy("'\(path)' is locked by another connection (in: \(sql.prefix(60))…)")
         } catch {
             throw .storage("\(error) (in: \(sql.prefix(60))…)")
@@ -153,6 +153,18 @@ extension SQLiteStore {
         return value
     }
 
+    /// Whether SQLite refused for a moment because another connection holds the file: the plain
+    /// `SQLITE_BUSY`, and its extended codes. `SQLITE_BUSY_RECOVERY` comes while another
+    /// connection rebuilds the WAL index, as when several stores open one new file at once
+    /// (`PRAGMA journal_mode = WAL`); `SQLITE_BUSY_SNAPSHOT` and `SQLITE_BUSY_TIMEOUT` end the
+    /// same way. Each is waited out by ``whileBusy(_:)``, never reported as damage.
+    static func isBusy(_ error: SQLiteError) -> Bool {
+        switch error.reason {
+        case .busy, .busyInRecovery, .busyInSnapshot, .busyTimeout: true
+        default: false
+        }
+    }
+
     /// How long an operation waits for another connection's write lock before it reports the
     /// database busy.
     static var busyTimeout: Duration { .seconds(10) }
@@ -180,7 +192,7 @@ extension SQLiteStore {
     func run(_ sql: String, _ binds: [SQLiteData] = []) async throws(DurableError) -> [SQLiteRow] {
         do {
             return try await connection.query(sql, binds)
-        } catch let error as SQLiteError where error.reason == .busy {
+        } catch let error as SQLiteError where Self.isBusy(error) {
             throw .busy("'\(path)' is locked by another connection (in: \(sql.prefix(60))…)")
         } catch {
             throw .storage("\(error) (in: \(sql.prefix(60))…)")
