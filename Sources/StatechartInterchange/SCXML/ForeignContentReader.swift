@@ -267,7 +267,7 @@ struct ForeignContentReader {
     /// ``XMLTreeReader/acceptedEncodings``; UTF-8 when it names none).
     private static func decoder(for bytes: [UInt8]) -> (ArraySlice<UInt8>) -> String {
         let head = String(decoding: bytes.prefix(200), as: UTF8.self)
-        var encoding = "UTF-8"
+        var encoding: String?
         if head.hasPrefix("<?xml"), let end = head.range(of: "?>"),
             let key = head.range(of: "encoding", range: head.startIndex..<end.lowerBound)
         {
@@ -276,24 +276,13 @@ struct ForeignContentReader {
                 encoding = rest.dropFirst().prefix { $0 != quote }.uppercased()
             }
         }
-        switch encoding {
-        case "ISO-8859-1", "ISO8859-1", "ISO_8859-1", "LATIN1":
-            return { String(String.UnicodeScalarView($0.map { Unicode.Scalar($0) })) }
-        case "ISO-8859-15":
-            return { slice in
-                String(String.UnicodeScalarView(slice.map { Unicode.Scalar(latin9[$0] ?? UInt32($0)) ?? "?" }))
+        return { slice in
+            slice.withUnsafeBufferPointer { b in
+                let utf8 = (try? XMLEncodings.utf8(of: b, declaredEncoding: encoding)) ?? nil
+                return utf8.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: b, as: UTF8.self)
             }
-        case "ISO-8859-2":
-            return { String(bytes: $0, encoding: .isoLatin2) ?? String(decoding: $0, as: UTF8.self) }
-        default:
-            return { String(decoding: $0, as: UTF8.self) }
         }
     }
-
-    /// The bytes where ISO-8859-15 differs from ISO-8859-1.
-    private static let latin9: [UInt8: UInt32] = [
-        0xA4: 0x20AC, 0xA6: 0x160, 0xA8: 0x161, 0xB4: 0x17D, 0xB8: 0x17E, 0xBC: 0x152, 0xBD: 0x153, 0xBE: 0x178,
-    ]
 }
 
 extension SCXMLBuilder {

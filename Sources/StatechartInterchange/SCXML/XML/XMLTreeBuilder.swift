@@ -1,0 +1,167 @@
+import Statechart
+
+/// Builds an ``XMLTree`` from the tokens of an ``XMLScanner``: keeps the elements of the SCXML
+/// namespace, skips foreign subtrees, keeps the text of the elements that take text and the
+/// markup of those that hold markup, refuses text anywhere else, and checks the limits at each
+/// start tag.
+struct XMLTreeBuilder {
+    private var scanner: XMLScanner
+    private let limits: SCXMLLimits
+    private var elements: [XMLElementNode] = []
+    /// Open SCXML elements (indices into `elements`).
+    private var stack: [Int] = []
+    /// How deep inside a foreign element.
+    private var foreignDepth = 0
+    /// Inside an element that holds markup: how deep, and which element holds it.
+    private var markupDepth = 0
+    private var markupHolder = -1
+    /// The namespace of the root: SCXML's, or none.
+    private var scxmlNamespace = SCXMLNamespace.uri
+    /// Elements started so far (every namespace), and state elements among them.
+    private var elementCount = 0
+    private var stateCount = 0
+
+    init(scanner: XMLScanner, limits: SCXMLLimits) {
+        self.scanner = scanner
+        self.limits = limits
+    }
+
+    mutating func build() throws(SCXMLError) -> XMLTree {
+        while true {
+            switch try scanner.next() {
+            case .startTag: try start()
+            case .endTag: end()
+            case .text: try text(holdsText || !scanner.textIsPlainBlank ? scanner.text : nil)
+            case .cdata: try text(scanner.cdata)
+            case .end:
+                guard !elements.isEmpty else { throw .emptyDocument }
+                return XMLTree(elements: elements)
+            }
+        }
+    }
+
+    /// Whether text goes into an element (it takes text or holds markup) rather than being checked.
+    private var holdsText: Bool {
+        foreignDepth == 0 && (markupDepth > 0 || (stack.last.map { SCXMLSchema.textElements.contains(elements[$0].name) } ?? false))
+    }
+
+    private mutating func start() throws(SCXMLError) {
+        let name = scanner.localName
+        let namespace = scanner.namespace
+        // An element in the SCXML namespace is always SCXML's; one in no namespace is when the
+        // root is in none (a document that never declares the namespace). Everything else is
+        // foreign. (If an element in the SCXML namespace inside a no-namespace document were
+        // foreign, an export — which declares the namespace on the root — would turn it into
+        // SCXML: found by LoaderFuzz.)
+        let isSCXML = namespace == scxmlNamespace || namespace == SCXMLNamespace.uri
+        let isState = foreignDepth == 0 && markupDepth == 0 && isSCXML && SCXMLSchema.stateElements.contains(name)
+        try checkLimits(name: name, isState: isState)
+        if foreignDepth > 0 {
+            foreignDepth += 1
+            return
+        }
+        if markupDepth > 0 || (stack.last.map { SCXMLSchema.markupElements.contains(elements[$0].name) } ?? false) {
+            startMarkup()
+            return
+        }
+        let location = scanner.tagLocation()
+        if elements.isEmpty {
+            guard name == "scxml", namespace == SCXMLNamespace.uri || namespace.isEmpty else {
+                throw .notSCXML(root: scanner.qualifiedName, namespace: namespace, line: location.line)
+            }
+            scxmlNamespace = namespace
+        } else if !isSCXML {
+            foreignDepth = 1
+            return
+        }
+        var attributes = XMLAttributes(capacity: scanner.attributes.count)
+        for a in scanner.attributes where !a.isDeclaration {
+            // Prefixed attributes belong to their namespace: kept only if that is SCXML's.
+            if a.colon < 0 {
+                attributes[scanner.name(of: a)] = scanner.value(of: a)
+            } else if a.namespace == SCXMLNamespace.uri {
+                attributes[scanner.localName(of: a)] = scanner.value(of: a)
+            }
+        }
+        let index = elements.count
+        let parent = stack.last ?? -1
+        elements.append(XMLElementNode(name: name, attributes: attributes, location: location, parent: parent))
+        if parent >= 0 { elements[parent].children.append(index) }
+        stack.append(index)
+    }
+
+    /// Checks the limits at a start tag; the depth counts the element itself (the root is 1).
+    private mutating func checkLimits(name: String, isState: Bool) throws(SCXMLError) {
+        elementCount += 1
+        if isState { stateCount += 1 }
+        let exceeded: (SCXMLLimit, Int)
+        if scanner.depth > limits.maximumNestingDepth {
+            exceeded = (.nestingDepth, limits.maximumNestingDepth)
+        } else if elementCount > limits.maximumElements {
+            exceeded = (.elements, limits.maximumElements)
+        } else if stateCount > limits.maximumStates {
+            exceeded = (.states, limits.maximumStates)
+        } else {
+            return
+        }
+        throw .limitExceeded(exceeded.0, limit: exceeded.1, element: name, line: scanner.tagLine)
+    }
+
+    /// An element inside `<content>`, `<assign>` or `<data>`: kept as text, whatever its namespace.
+    /// The outermost one declares the namespaces in scope, so the markup reads on its own.
+    private mutating func startMarkup() {
+        if markupDepth == 0 { markupHolder = stack[stack.count - 1] }
+        let own = scanner.bindings[scanner.declarationsStart...]
+        var declarations = own.map { ($0.prefix, $0.uri) }
+        if markupDepth == 0 {
+            let prefix = scanner.prefix
+            if !declarations.contains(where: { $0.0 == prefix }), !scanner.namespace.isEmpty {
+                declarations.append((prefix, scanner.namespace))
+            }
+            var inScope: [String: String] = [:]
+            for binding in scanner.bindings where !binding.prefix.isEmpty && binding.prefix != "xml" {
+                inScope[binding.prefix] = binding.uri
+            }
+            for (p, uri) in inScope.sorted(by: { $0.key < $1.key }) where !declarations.contains(where: { $0.0 == p }) {
+                declarations.append((p, uri))
+            }
+        }
+        markupDepth += 1
+        var tag = "<" + scanner.qualifiedName
+        for (prefix, uri) in declarations {
+            tag += (prefix.isEmpty ? " xmlns" : " xmlns:" + prefix) + "=\"" + SCXMLMarkup.escape(uri, quote: true) + "\""
+        }
+        let attributes = scanner.attributes.filter { !$0.isDeclaration }.map { (scanner.name(of: $0), scanner.value(of: $0)) }
+        for (name, value) in attributes.sorted(by: { $0.0 < $1.0 }) {
+            tag += " \(name)=\"" + SCXMLMarkup.escape(value, quote: true) + "\""
+        }
+        elements[markupHolder].markup += tag + ">"
+    }
+
+    private mutating func end() {
+        if foreignDepth > 0 {
+            foreignDepth -= 1
+        } else if markupDepth > 0 {
+            markupDepth -= 1
+            elements[markupHolder].markup += "</" + scanner.qualifiedName + ">"
+        } else {
+            stack.removeLast()
+        }
+    }
+
+    /// Text or CDATA inside the root; `nil` for white space as written where text is not kept.
+    private mutating func text(_ text: String?) throws(SCXMLError) {
+        guard foreignDepth == 0, let text else { return }
+        if markupDepth > 0 {
+            elements[markupHolder].markup += SCXMLMarkup.escape(text, quote: false)
+            return
+        }
+        guard let open = stack.last else { return }
+        if SCXMLSchema.textElements.contains(elements[open].name) {
+            elements[open].text += text
+            return
+        }
+        guard !XMLWhitespace.isBlank(text) else { return }
+        throw .unexpectedText(element: elements[open].name, line: scanner.textFirstVisibleLine)
+    }
+}
