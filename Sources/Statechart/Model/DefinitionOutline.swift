@@ -121,15 +121,26 @@ struct TransitionOutline: Sendable {
         isInternal = t.kind == .internal
         location = t.location
         hasEvent = t.event != nil
-        hasGuard = t.guardCondition != nil
         hasDynamicTargets = t.dynamicTargets != nil
-        guardReferences = t.guardCondition.map { Self.references(in: $0) } ?? []
+        // No `Optional.map` here: this runs unspecialized, and each generic call looks up metadata.
+        if let g = t.guardCondition {
+            hasGuard = true
+            guardReferences = Self.references(in: g)
+        } else {
+            hasGuard = false
+            guardReferences = []
+        }
         if case .done(let id) = t.event { doneReference = id }
     }
 
     /// The `inState` ids of a guard in pre-order (the order of `ChartAssembly.compileGuard`),
     /// with an explicit stack: a guard nested deeper than the native stack is still a value.
     static func references<Event: Hashable & Sendable, Context>(in g: Guard<Event, Context>) -> [String] {
+        switch g {
+        case .inState(let id): return [id]  // the common guards, without a stack of guards
+        case .predicate, .expression, .withInput: return []
+        case .not, .all, .any: break
+        }
         var out: [String] = []
         var stack = [g]
         while let top = stack.popLast() {

@@ -152,34 +152,25 @@ struct SCXMLBuilder {
     private mutating func check(_ i: Int) throws(SCXMLError) -> Item {
         let e = tree.elements[i]
         let line = e.location.line
+        guard let kind = e.kind else { throw .unknownElement(e.name, line: line) }
         if i > 0 {
-            if let reason = SCXMLSchema.unsupportedElements[e.name] {
+            if let reason = kind.unsupportedReason {
                 throw .unsupportedElement(e.name, line: line, reason: reason)
             }
+            let parent = tree.elements[e.parent].kind
             // An <invoke>'s inline <content> is the document to start: no data model needed.
-            let startsDocument = e.name == "content" && tree.elements[e.parent].name == "invoke" && e.attributes["expr"] == nil
-            if dataModel == .null, !startsDocument, let reason = SCXMLSchema.nullDataModelRefusals[e.name] {
+            let startsDocument = kind == .content && parent == .invoke && e.attributes["expr"] == nil
+            if dataModel == .null, !startsDocument, let reason = kind.nullDataModelRefusal {
                 throw .unsupportedElement(e.name, line: line, reason: reason)
             }
-            guard SCXMLSchema.allowedAttributes[e.name] != nil else { throw .unknownElement(e.name, line: line) }
-            let parent = tree.elements[e.parent].name
-            guard SCXMLSchema.allowedChildren[parent]?.contains(e.name) == true else {
-                throw .misplacedElement(e.name, parent: parent, line: line)
+            guard parent?.allowedChildren.contains(kind) == true else {
+                throw .misplacedElement(e.name, parent: tree.elements[e.parent].name, line: line)
             }
         }
-        let allowed = SCXMLSchema.allowedAttributes[e.name] ?? []
-        for key in e.attributes.keys.sorted()
-        where !allowed.contains(key)
-            || (dataModel == .null && SCXMLSchema.expressionAttributes.contains(key) && !Self.isNullLogLiteral(e, key))
-        {
-            if SCXMLSchema.expressionAttributes.contains(key) {
-                throw .unsupportedExpression(e.attributes[key] ?? "", attribute: key, element: e.name, line: line)
-            }
-            throw .unsupportedAttribute(key, element: e.name, line: line)
-        }
+        try checkAttributes(of: e, kind: kind)
         let attributes = AttributeReader(element: e)
-        switch e.name {
-        case "scxml":
+        switch kind {
+        case .scxml:
             if let v = e.attributes["version"], v != "1.0" {
                 throw attributes.invalid("version", v, "SCXML 1.0 documents have version=\"1.0\"")
             }
@@ -196,18 +187,18 @@ struct SCXMLBuilder {
             case let v?: throw attributes.invalid("datamodel", v, "supported data models: 'null' and 'ecmascript'")
             }
             return .root(name: e.attributes["name"], initial: try attributes.tokens("initial") ?? [])
-        case "state", "parallel", "final", "history":
+        case .state, .parallel, .final, .history:
             return try checkState(e, attributes: attributes)
-        case "initial":
+        case .initial:
             try checkInitial(e)
             return .initial
-        case "transition":
+        case .transition:
             return try checkTransition(e, attributes: attributes)
-        case "onentry":
+        case .onentry:
             return .onEntry
-        case "onexit":
+        case .onexit:
             return .onExit
-        case "raise", "send", "cancel", "log":
+        case .raise, .send, .cancel, .log:
             // Under a data model, the step compiler checks them (expressions are its business), and
             // so it does a send to another session (rule R86), which only the step runner makes.
             if dataModel == .ecmascript || SCXMLStepCompiler.needsRunner(e) { return .other }
@@ -215,6 +206,22 @@ struct SCXMLBuilder {
         default:
             return .other
         }
+    }
+
+    /// Refuses the first attribute (by name) the element may not have, or that is an expression
+    /// under the null data model.
+    private func checkAttributes(of e: XMLElementNode, kind: SCXMLElementKind) throws(SCXMLError) {
+        let allowed = kind.allowedAttributes
+        func refused(_ key: String) -> Bool {
+            !allowed.contains(key)
+                || (dataModel == .null && SCXMLSchema.expressionAttributes.contains(key) && !Self.isNullLogLiteral(e, key))
+        }
+        // Sorted only when one is refused, so that the error names the same attribute every time.
+        guard let key = e.attributes.keys.filter(refused).min() else { return }
+        if SCXMLSchema.expressionAttributes.contains(key) {
+            throw .unsupportedExpression(e.attributes[key] ?? "", attribute: key, element: e.name, line: e.location.line)
+        }
+        throw .unsupportedAttribute(key, element: e.name, line: e.location.line)
     }
 
     private mutating func checkState(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Item {
@@ -327,8 +334,8 @@ extension SCXMLBuilder {
     /// or an expression attribute the null data model refuses, or a `cond` other than `In()` logic.
     static func usesData(_ tree: XMLTree) -> Bool {
         tree.elements.dropFirst().contains { e in
-            if SCXMLSchema.nullDataModelRefusals[e.name] != nil {
-                return !(e.name == "content" && tree.elements[e.parent].name == "invoke" && e.attributes["expr"] == nil)
+            if e.kind?.nullDataModelRefusal != nil {
+                return !(e.kind == .content && tree.elements[e.parent].kind == .invoke && e.attributes["expr"] == nil)
             }
             if e.attributes.keys.contains(where: { SCXMLSchema.expressionAttributes.contains($0) && !isNullLogLiteral(e, $0) }) {
                 return true

@@ -21,6 +21,7 @@ indirect enum SCXMLCondition: Hashable, Sendable {
 
     /// Parses an expression; `nil` when it is not one of this grammar.
     static func parse(_ text: String) -> SCXMLCondition? {
+        if let id = soleInState(text) { return .inState(id) }
         guard let tokens = tokenize(text), !tokens.isEmpty else { return nil }
         var operands: [(expr: SCXMLCondition, depth: Int)] = []
         var operators: [Token] = []
@@ -81,6 +82,40 @@ indirect enum SCXMLCondition: Hashable, Sendable {
         }
         guard operands.count == 1 else { return nil }
         return operands[0].expr
+    }
+
+    /// The id of a condition that is one ASCII `In('id')` and nothing else, the most common one,
+    /// read without tokens; `nil` for anything else, which ``parse(_:)`` reads in full.
+    private static func soleInState(_ text: String) -> String? {
+        text.utf8.withContiguousStorageIfAvailable { b -> String? in
+            var i = 0
+            func skipSpace() { while i < b.count && XMLWhitespace.isASCIISpace(b[i]) { i += 1 } }
+            func take(_ c: UInt8) -> Bool {
+                guard i < b.count, b[i] == c else { return false }
+                i += 1
+                return true
+            }
+            skipSpace()
+            guard take(UInt8(ascii: "I")), take(UInt8(ascii: "n")) else { return nil }
+            skipSpace()
+            guard take(UInt8(ascii: "(")) else { return nil }
+            skipSpace()
+            guard i < b.count, b[i] == UInt8(ascii: "'") || b[i] == UInt8(ascii: "\"") else { return nil }
+            let quote = b[i]
+            i += 1
+            let start = i
+            while i < b.count, b[i] != quote {
+                guard b[i] < 0x80, !XMLWhitespace.isASCIISpace(b[i]) else { return nil }
+                i += 1
+            }
+            guard i > start, i < b.count else { return nil }
+            let id = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
+            i += 1
+            skipSpace()
+            guard take(UInt8(ascii: ")")) else { return nil }
+            skipSpace()
+            return i == b.count ? id : nil
+        } ?? nil
     }
 
     /// The engine's guard for this condition.

@@ -42,7 +42,7 @@ struct XMLTreeBuilder {
 
     /// Whether text goes into an element (it takes text or holds markup) rather than being checked.
     private var holdsText: Bool {
-        foreignDepth == 0 && (markupDepth > 0 || (stack.last.map { SCXMLSchema.textElements.contains(elements[$0].name) } ?? false))
+        foreignDepth == 0 && (markupDepth > 0 || (stack.last.map { SCXMLElementKind.takesText.contains(elements[$0].kind) } ?? false))
     }
 
     private mutating func start() throws(SCXMLError) {
@@ -53,14 +53,16 @@ struct XMLTreeBuilder {
         // foreign. (If an element in the SCXML namespace inside a no-namespace document were
         // foreign, an export — which declares the namespace on the root — would turn it into
         // SCXML: found by LoaderFuzz.)
-        let isSCXML = namespace == scxmlNamespace || namespace == SCXMLNamespace.uri
-        let isState = foreignDepth == 0 && markupDepth == 0 && isSCXML && SCXMLSchema.stateElements.contains(name)
+        // The root decides which of the two it is (no namespace, or SCXML's).
+        let isSCXML = namespace == scxmlNamespace || namespace == SCXMLNamespace.uri || (elements.isEmpty && namespace.isEmpty)
+        let kind = foreignDepth == 0 && markupDepth == 0 && isSCXML ? SCXMLElementKind(name: name) : nil
+        let isState = SCXMLElementKind.states.contains(kind)
         try checkLimits(name: name, isState: isState)
         if foreignDepth > 0 {
             foreignDepth += 1
             return
         }
-        if markupDepth > 0 || (stack.last.map { SCXMLSchema.markupElements.contains(elements[$0].name) } ?? false) {
+        if markupDepth > 0 || (stack.last.map { SCXMLElementKind.holdsMarkup.contains(elements[$0].kind) } ?? false) {
             startMarkup()
             return
         }
@@ -85,7 +87,7 @@ struct XMLTreeBuilder {
         }
         let index = elements.count
         let parent = stack.last ?? -1
-        elements.append(XMLElementNode(name: name, attributes: attributes, location: location, parent: parent))
+        elements.append(XMLElementNode(name: name, kind: kind, attributes: attributes, location: location, parent: parent))
         if parent >= 0 { elements[parent].children.append(index) }
         stack.append(index)
     }
@@ -157,7 +159,7 @@ struct XMLTreeBuilder {
             return
         }
         guard let open = stack.last else { return }
-        if SCXMLSchema.textElements.contains(elements[open].name) {
+        if SCXMLElementKind.takesText.contains(elements[open].kind) {
             elements[open].text += text
             return
         }

@@ -6,6 +6,8 @@ import Statechart
 struct XMLElementNode: Sendable {
     /// The local name (`state`, `transition`…).
     var name: String
+    /// What the name is in SCXML, `nil` for a name SCXML does not have.
+    var kind: SCXMLElementKind?
     /// Attributes in no namespace (or explicitly in the SCXML namespace), by local name.
     var attributes: XMLAttributes
     /// Where the start tag begins.

@@ -1,0 +1,83 @@
+/// The elements of SCXML 1.0, so that the reader and the builder look their properties up in
+/// tables by kind instead of hashing names. The schema itself stays in ``SCXMLSchema``'s
+/// dictionaries; the tables here are derived from them once.
+enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
+    case scxml, state, parallel, final, history, initial, transition, onentry, onexit
+    case `if`, elseif, `else`, foreach, raise, send, cancel, log, assign, script
+    case datamodel, data, param, content, donedata, invoke, finalize
+
+    /// The kind of an element of the SCXML namespace, `nil` for a name SCXML does not have.
+    init?(name: String) {
+        switch name {
+        case "state": self = .state
+        case "transition": self = .transition
+        case "onentry": self = .onentry
+        case "onexit": self = .onexit
+        case "raise": self = .raise
+        case "log": self = .log
+        case "final": self = .final
+        case "parallel": self = .parallel
+        case "history": self = .history
+        case "initial": self = .initial
+        case "scxml": self = .scxml
+        case "if": self = .if
+        case "elseif": self = .elseif
+        case "else": self = .else
+        case "foreach": self = .foreach
+        case "send": self = .send
+        case "cancel": self = .cancel
+        case "assign": self = .assign
+        case "script": self = .script
+        case "datamodel": self = .datamodel
+        case "data": self = .data
+        case "param": self = .param
+        case "content": self = .content
+        case "donedata": self = .donedata
+        case "invoke": self = .invoke
+        case "finalize": self = .finalize
+        default: return nil
+        }
+    }
+
+    /// The element's name.
+    var name: String { Self.names[Int(rawValue)] }
+
+    private static let names: [String] = allCases.map { "\($0)" }
+
+    /// This kind as one bit of a ``Set`` mask.
+    @inline(__always)
+    var bit: UInt32 { 1 << UInt32(rawValue) }
+
+    /// A set of kinds as bits.
+    struct Set: Sendable {
+        var bits: UInt32
+        init(_ names: some Sequence<String>) {
+            bits = names.reduce(0) { $0 | (SCXMLElementKind(name: $1)?.bit ?? 0) }
+        }
+        @inline(__always)
+        func contains(_ kind: SCXMLElementKind?) -> Bool { kind.map { bits & $0.bit != 0 } ?? false }
+    }
+
+    /// ``SCXMLSchema/stateElements``, ``SCXMLSchema/textElements``, ``SCXMLSchema/markupElements``,
+    /// ``SCXMLSchema/executableContent`` as masks.
+    static let states = Set(SCXMLSchema.stateElements)
+    static let takesText = Set(SCXMLSchema.textElements)
+    static let holdsMarkup = Set(SCXMLSchema.markupElements)
+    static let executable = Set(SCXMLSchema.executableContent)
+
+    /// The children each kind may have (``SCXMLSchema/allowedChildren``).
+    var allowedChildren: Set { Self.children[Int(rawValue)] }
+    private static let children: [Set] = allCases.map { Set(SCXMLSchema.allowedChildren[$0.name] ?? []) }
+
+    /// The attributes each kind may have (``SCXMLSchema/allowedAttributes``).
+    var allowedAttributes: Swift.Set<String> { Self.attributes[Int(rawValue)] }
+    private static let attributes: [Swift.Set<String>] = allCases.map { SCXMLSchema.allowedAttributes[$0.name] ?? [] }
+
+    /// Why the null data model refuses this kind, if it does (``SCXMLSchema/nullDataModelRefusals``).
+    var nullDataModelRefusal: String? { Self.refusals[Int(rawValue)] }
+    private static let refusals: [String?] = allCases.map { SCXMLSchema.nullDataModelRefusals[$0.name] }
+
+    /// Why this loader refuses this kind whatever the data model (``SCXMLSchema/unsupportedElements``).
+    var unsupportedReason: String? { Self.unsupported[Int(rawValue)] }
+    private static let unsupported: [String?] = allCases.map { SCXMLSchema.unsupportedElements[$0.name] }
+}
