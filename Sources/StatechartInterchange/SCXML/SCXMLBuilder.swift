@@ -211,10 +211,12 @@ struct SCXMLBuilder {
     /// Refuses the first attribute (by name) the element may not have, or that is an expression
     /// under the null data model.
     private func checkAttributes(of e: XMLElementNode, kind: SCXMLElementKind) throws(SCXMLError) {
-        let allowed = kind.allowedAttributes
+        let plain = kind.plainAttributes
+        let expressions = kind.expressionAttributes
         func refused(_ key: String) -> Bool {
-            !allowed.contains(key)
-                || (dataModel == .null && SCXMLSchema.expressionAttributes.contains(key) && !Self.isNullLogLiteral(e, key))
+            if plain.contains(key) { return false }
+            guard expressions.contains(key) else { return true }
+            return dataModel == .null && !Self.isNullLogLiteral(e, key)
         }
         // Sorted only when one is refused, so that the error names the same attribute every time.
         guard let key = e.attributes.keys.filter(refused).min() else { return }

@@ -69,9 +69,17 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
     var allowedChildren: Set { Self.children[Int(rawValue)] }
     private static let children: [Set] = allCases.map { Set(SCXMLSchema.allowedChildren[$0.name] ?? []) }
 
-    /// The attributes each kind may have (``SCXMLSchema/allowedAttributes``).
-    var allowedAttributes: Swift.Set<String> { Self.attributes[Int(rawValue)] }
-    private static let attributes: [Swift.Set<String>] = allCases.map { SCXMLSchema.allowedAttributes[$0.name] ?? [] }
+    /// The attributes each kind may have (``SCXMLSchema/allowedAttributes``), those that are not
+    /// expressions and those that are (``SCXMLSchema/expressionAttributes``): a few names each,
+    /// compared one by one, which is cheaper than hashing.
+    var plainAttributes: [String] { Self.plain[Int(rawValue)] }
+    var expressionAttributes: [String] { Self.expressions[Int(rawValue)] }
+    private static let plain: [[String]] = allCases.map {
+        (SCXMLSchema.allowedAttributes[$0.name] ?? []).subtracting(SCXMLSchema.expressionAttributes).sorted()
+    }
+    private static let expressions: [[String]] = allCases.map {
+        (SCXMLSchema.allowedAttributes[$0.name] ?? []).intersection(SCXMLSchema.expressionAttributes).sorted()
+    }
 
     /// Why the null data model refuses this kind, if it does (``SCXMLSchema/nullDataModelRefusals``).
     var nullDataModelRefusal: String? { Self.refusals[Int(rawValue)] }

@@ -105,29 +105,14 @@ enum SCXMLSchema {
     /// The Event I/O processor `type` values accepted on `<send>`: SCXML's own.
     static let sendTypes: Set<String> = ["http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml"]
 
-    /// Whether `text` is an XML ID: an NCName of Namespaces in XML 1.0 (rule R76).
+    /// Whether `text` is an XML ID: an NCName of Namespaces in XML 1.0 (rule R76) — an XML name
+    /// without a colon.
     static func isXMLID(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, isNameStart(first) else { return false }
-        return text.unicodeScalars.dropFirst().allSatisfy { isNameStart($0) || isNameOther($0) }
-    }
-
-    /// NameStartChar of XML 1.0 (5th edition), without ':'.
-    private static func isNameStart(_ c: Unicode.Scalar) -> Bool {
-        switch c.value {
-        case 0x41...0x5A, 0x5F, 0x61...0x7A, 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x2FF, 0x370...0x37D,
-            0x37F...0x1FFF, 0x200C...0x200D, 0x2070...0x218F, 0x2C00...0x2FEF, 0x3001...0xD7FF,
-            0xF900...0xFDCF, 0xFDF0...0xFFFD, 0x10000...0xEFFFF:
-            return true
-        default:
-            return false
+        var first = true
+        for c in text.unicodeScalars {
+            guard c != ":", first ? XMLCharacters.isNameStart(c.value) : XMLCharacters.isNameChar(c.value) else { return false }
+            first = false
         }
-    }
-
-    /// The rest of NameChar: what may follow the first character.
-    private static func isNameOther(_ c: Unicode.Scalar) -> Bool {
-        switch c.value {
-        case 0x2D, 0x2E, 0x30...0x39, 0xB7, 0x300...0x36F, 0x203F...0x2040: return true
-        default: return false
-        }
+        return !first
     }
 }

@@ -34,8 +34,11 @@ struct XMLRawAttribute {
     var isPlain: Bool
     /// Whether it declares a namespace (`xmlns` or `xmlns:p`).
     var isDeclaration: Bool
-    /// The namespace of a prefixed attribute, once resolved (empty for an unprefixed one).
-    var namespace: String = ""
+    /// The namespace of a prefixed attribute, once resolved: the index of its binding, or
+    /// ``XMLScanner/noNamespace`` or ``XMLScanner/xmlNamespaceBinding``. An index keeps the
+    /// struct free of references, so the attribute list is copied and cleared without
+    /// reference counting.
+    var namespaceBinding: Int32 = XMLScanner.noNamespace
 }
 
 /// A pull reader of XML 1.0 with namespaces over UTF-8 bytes: it checks that the document is
@@ -104,6 +107,8 @@ struct XMLScanner {
     private var columnValue = 1
 
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+    static let noNamespace: Int32 = -1
+    static let xmlNamespaceBinding: Int32 = -2
     static let xmlnsNamespace = "http://www.w3.org/2000/xmlns/"
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -344,7 +349,7 @@ struct XMLScanner {
         }
         pos = i
         try declareNamespaces()
-        namespace = try resolve(prefixEnd: nameColon, start: nameStart, element: true)
+        namespace = uri(ofBinding: try resolve(prefixEnd: nameColon, start: nameStart, element: true))
         try resolveAttributes()
         open.append(
             OpenElement(nameStart: nameStart, nameEnd: nameEnd, colon: nameColon, line: tagLine, bindingsBase: declarationsStart))
@@ -369,6 +374,12 @@ struct XMLScanner {
         let valueLine = line
         var plain = true
         while true {
+            // Most bytes of a value are printable ASCII with no meaning here.
+            while i < count, bytes[i] >= 0x20, bytes[i] < 0x80, bytes[i] != quote, bytes[i] != UInt8(ascii: "<"),
+                bytes[i] != UInt8(ascii: "&")
+            {
+                i += 1
+            }
             guard i < count else { throw .malformedXML("an attribute value is not closed", line: valueLine) }
             let b = bytes[i]
             if b == quote { break }
@@ -431,24 +442,32 @@ struct XMLScanner {
         }
     }
 
-    /// The namespace of a name whose prefix ends at `prefixEnd` (-1: no prefix).
-    private func resolve(prefixEnd: Int, start: Int, element: Bool) throws(SCXMLError) -> String {
+    /// The namespace URI of a binding index that ``resolve(prefixEnd:start:element:)`` returned.
+    func uri(ofBinding k: Int32) -> String {
+        k >= 0 ? bindings[Int(k)].uri : k == Self.xmlNamespaceBinding ? Self.xmlNamespace : ""
+    }
+
+    /// The namespace of a prefixed attribute of the current start tag.
+    func namespace(of a: XMLRawAttribute) -> String { uri(ofBinding: a.namespaceBinding) }
+
+    /// The binding of a name whose prefix ends at `prefixEnd` (-1: no prefix).
+    private func resolve(prefixEnd: Int, start: Int, element: Bool) throws(SCXMLError) -> Int32 {
         if prefixEnd < 0 {
-            guard element else { return "" }
+            guard element else { return Self.noNamespace }
             var k = bindings.count - 1
             while k >= 0 {
-                if bindings[k].prefix.isEmpty { return bindings[k].uri }
+                if bindings[k].prefix.isEmpty { return bindings[k].uri.isEmpty ? Self.noNamespace : Int32(k) }
                 k -= 1
             }
-            return ""
+            return Self.noNamespace
         }
         let prefix = string(start, prefixEnd)
         var k = bindings.count - 1
         while k >= 0 {
-            if bindings[k].prefix == prefix { return bindings[k].uri }
+            if bindings[k].prefix == prefix { return Int32(k) }
             k -= 1
         }
-        if prefix == "xml" { return Self.xmlNamespace }
+        if prefix == "xml" { return Self.xmlNamespaceBinding }
         if prefix == "xmlns" { throw malformed("the prefix 'xmlns' is reserved for declarations") }
         throw malformed("a namespace prefix is not declared ('\(string(start, prefixEnd))' needs xmlns:\(prefix)=\"…\")")
     }
@@ -458,7 +477,7 @@ struct XMLScanner {
         var prefixed = 0
         for k in attributes.indices where !attributes[k].isDeclaration && attributes[k].colon >= 0 {
             let a = attributes[k]
-            attributes[k].namespace = try resolve(prefixEnd: a.colon, start: a.nameStart, element: false)
+            attributes[k].namespaceBinding = try resolve(prefixEnd: a.colon, start: a.nameStart, element: false)
             prefixed += 1
         }
         guard prefixed > 1 else { return }
@@ -466,7 +485,7 @@ struct XMLScanner {
             for j in attributes.indices[(k + 1)...] where !attributes[j].isDeclaration && attributes[j].colon >= 0 {
                 let a = attributes[k]
                 let b = attributes[j]
-                if a.namespace == b.namespace, sameBytes(a.colon + 1, a.nameEnd, b.colon + 1, b.nameEnd) {
+                if namespace(of: a) == namespace(of: b), sameBytes(a.colon + 1, a.nameEnd, b.colon + 1, b.nameEnd) {
                     throw malformed("the attributes '\(name(of: a))' and '\(name(of: b))' are one name in one namespace")
                 }
             }

@@ -81,7 +81,7 @@ struct XMLTreeBuilder {
             // Prefixed attributes belong to their namespace: kept only if that is SCXML's.
             if a.colon < 0 {
                 attributes[scanner.name(of: a)] = scanner.value(of: a)
-            } else if a.namespace == SCXMLNamespace.uri {
+            } else if scanner.namespace(of: a) == SCXMLNamespace.uri {
                 attributes[scanner.localName(of: a)] = scanner.value(of: a)
             }
         }

@@ -38,6 +38,8 @@ enum XMLWhitespace {
 
     /// `text` split at white space, empty pieces omitted.
     static func split(_ text: String) -> [String] {
+        // Most lists hold one name: that one is the text itself.
+        if !text.isEmpty, !text.utf8.contains(where: { $0 >= 0x80 || isASCIISpace($0) }) { return [text] }
         guard isASCII(text) else { return text.split(whereSeparator: \.isWhitespace).map(String.init) }
         return text.utf8.split(whereSeparator: isASCIISpace).map { String(Substring($0)) }
     }
