@@ -159,6 +159,11 @@ private struct Writer<Event: Hashable & Sendable, Context> {
                 line("</datamodel>", depth: depth + 1)
                 continue
             }
+            if let markup = DataModelMarkup.doneData(block) {
+                // A final state's <donedata>, which the loader runs after its <onentry> blocks.
+                raw(markup, depth: depth + 1)
+                continue
+            }
             writeBlock("onentry", block, path: .onEntry(state: id, index: i), depth: depth + 1)
         }
         for (i, block) in exit.enumerated() {
@@ -327,9 +332,46 @@ private struct Writer<Event: Hashable & Sendable, Context> {
 
     private func ids(_ states: [ChartStateID]) -> String { states.map { chart.id(of: $0) }.joined(separator: " ") }
 
-    /// Writes markup kept by the loader, line by line, indented to `depth`.
+    /// Writes markup kept by the loader, indented to `depth`: each line that starts outside its
+    /// elements (the loader writes one element per line) is indented, and every line inside an
+    /// element is written as it is, because there its white space is content — the text of a
+    /// `<data>` value or a `<script>` — and an export that re-indented it would change the value
+    /// on every round trip (found by LoaderFuzz).
     private mutating func raw(_ markup: String, depth: Int) {
-        for text in markup.split(separator: "\n") { line(String(text), depth: depth) }
+        var open = 0
+        for text in markup.split(separator: "\n", omittingEmptySubsequences: false) {
+            if open == 0 {
+                if !text.isEmpty { line(String(text), depth: depth) }
+            } else {
+                out += text + "\n"
+            }
+            open += Self.depthChange(of: text)
+        }
+    }
+
+    /// How many elements a line of kept markup opens, less those it closes. The markup is the
+    /// loader's own writing: text is escaped, so each `<` starts a tag (a comment or processing
+    /// instruction opens nothing).
+    static func depthChange(of text: Substring) -> Int {
+        var change = 0
+        var previous: UInt8 = 0
+        var inTag = false
+        var closing = false
+        var opening = false
+        for b in text.utf8 {
+            if !inTag {
+                if previous == UInt8(ascii: "<") {
+                    inTag = true
+                    closing = b == UInt8(ascii: "/")
+                    opening = b != UInt8(ascii: "/") && b != UInt8(ascii: "!") && b != UInt8(ascii: "?")
+                }
+            } else if b == UInt8(ascii: ">") {
+                if closing { change -= 1 } else if opening && previous != UInt8(ascii: "/") { change += 1 }
+                inTag = false
+            }
+            previous = b
+        }
+        return change
     }
 
     private mutating func line(_ text: String, depth: Int) {
@@ -383,8 +425,16 @@ private struct DataModelMarkup {
     }
 
     /// The markup of a late-bound state's `<data>`, if this entry block is one.
-    static func lateData(_ block: [ChartActionInfo]) -> String? {
-        guard block.count == 1, case .content(let markup) = block[0], markup.hasPrefix("<data") else { return nil }
+    static func lateData(_ block: [ChartActionInfo]) -> String? { markup(block, element: "data") }
+
+    /// The markup of a final state's `<donedata>`, if this entry block is one.
+    static func doneData(_ block: [ChartActionInfo]) -> String? { markup(block, element: "donedata") }
+
+    /// The markup of an entry block that is one element of the data model (`<data …>`, not `<datamodel>`).
+    private static func markup(_ block: [ChartActionInfo], element: String) -> String? {
+        guard block.count == 1, case .content(let markup) = block[0], markup.hasPrefix("<" + element),
+            let next = markup.dropFirst(element.count + 1).first, next == ">" || next == " " || next == "/"
+        else { return nil }
         return markup
     }
 
