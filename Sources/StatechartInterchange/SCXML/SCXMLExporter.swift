@@ -408,17 +408,21 @@ private struct DataModelMarkup {
             let s = states[i]
             i += 1
             states.append(contentsOf: chart.children(of: s))
-            var blocks = chart.entryActions(of: s) + chart.exitActions(of: s)
             var transitions = chart.transitions(of: s)
             if let t = chart.initialTransition(of: s) { transitions.append(t) }
             for t in transitions {
-                blocks.append(t.actions)
                 if let g = t.guardCondition, Self.hasExpression(g) { usesData = true }
             }
-            if blocks.contains(where: { $0.contains { if case .content = $0 { true } else { false } } }) { usesData = true }
             if chart.entryActions(of: s).contains(where: { Self.lateData($0) != nil }) { lateBinding = true }
         }
-        guard usesData, let initial = chart.initialTransition(of: chart.root) else { return }
+        // Content blocks alone do not tell: the null data model makes them of `<if>` and of sends to
+        // other sessions (a chart exported as ECMAScript for them came back with other start actions:
+        // found by LoaderFuzz). The ECMAScript loader's first start action does.
+        guard let initial = chart.initialTransition(of: chart.root) else { return }
+        if initial.actions.contains(where: { if case .content(SCXMLDataBuilder.startMarkup) = $0 { true } else { false } }) {
+            usesData = true
+        }
+        guard usesData else { return }
         for case .content(let markup) in initial.actions {
             if markup.hasPrefix("<data") { rootData.append(markup) } else if markup.hasPrefix("<script") { rootScripts.append(markup) }
         }

@@ -69,10 +69,15 @@ struct SCXMLDataBuilder {
     }
 
     /// The actions that run when the machine starts.
+    /// The description of the first start action of every chart with the ECMAScript data model:
+    /// how an export tells such a chart from one of the null data model, whose `<if>` blocks are
+    /// content too.
+    static let startMarkup = "<!-- the system variables and every <data>, declared -->"
+
     func startActions(chartName: String, compiler: SCXMLStepCompiler?) -> [Action<SCXMLEvent, SCXMLContext>] {
         let ids = allIDs
         var actions: [Action<SCXMLEvent, SCXMLContext>] = [
-            .content("<!-- the system variables and every <data>, declared -->") { scope, _ in
+            .content(Self.startMarkup) { scope, _ in
                 // An invoked session gets its id from the session that starts it (rule R86).
                 let sessionID = scope.context.sessionID.isEmpty ? SCXMLSession.newSessionID() : scope.context.sessionID
                 scope.context.sessionID = sessionID
