@@ -20,9 +20,9 @@
 # becomes a regression test in Tests/InterchangeTests/HostileInputTests.swift, never a committed
 # artifact. Default libFuzzer options: -timeout=10 -rss_limit_mb=4096 -max_len=16384
 # -print_final_stats=1 (yours come after, so they win). FUZZ_JOBS=N runs N jobs in parallel.
-# Leaks are detected, except the toolchain's own listed in Fuzz/lsan.supp; the one in FoundationXML
-# (72 bytes per XML parse error) still grows the process by ~1 GB per 5 million inputs, hence the
-# 4 GB RSS limit.
+# Leaks are detected, except the toolchain's own listed in Fuzz/lsan.supp. The one in FoundationXML
+# (72 bytes per XML parse error) grew the process by ~1 GB per 5 million inputs while the loader
+# read XML with XMLParser (until 2026-11-27), hence the 4 GB RSS limit.
 set -euo pipefail
 # The Swift runtime's backtracer trips AddressSanitizer after a crash: leave reports to libFuzzer.
 export SWIFT_BACKTRACE=enable=no

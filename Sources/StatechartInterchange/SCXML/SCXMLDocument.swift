@@ -77,9 +77,10 @@ public enum SCXMLDocument {
     public static func load(data: Data, name: String = "scxml", options: SCXMLLoadOptions = .init())
         throws(SCXMLError) -> SCXMLChart
     {
-        let tree = try XMLTreeReader.read(data, limits: options.limits)
-        var builder = SCXMLBuilder(tree: tree, options: options)
-        return try compile(try builder.build(defaultName: name), tree: tree)
+        // The tree and the builder are gone before compiling: the peak holds the definition and
+        // the chart, not the document's tree too. An error re-reads the tree to name its element.
+        let definition = try SCXMLDocument.definition(data: data, name: name, options: options)
+        return try compile(definition) { () throws(SCXMLError) in try XMLTreeReader.read(data, limits: options.limits) }
     }
 
     /// Loads a document from a string.
@@ -119,7 +120,7 @@ public enum SCXMLDocument {
     {
         let tree = try XMLTreeReader.read(data, limits: options.limits)
         var builder = SCXMLBuilder(tree: tree, options: options)
-        let chart = try compile(try builder.build(defaultName: name), tree: tree)
+        let chart = try compile(try builder.build(defaultName: name)) { () throws(SCXMLError) in tree }
         let foreign = ForeignContentReader.read([UInt8](data), tree: tree, paths: builder.elementPaths())
         let expressions = builder.dataModel == .ecmascript ? SCXMLExpressionCheck.diagnostics(tree) : []
         return SCXMLLoadedDocument(chart: chart, foreignContent: foreign, expressionDiagnostics: expressions)
@@ -137,10 +138,11 @@ public enum SCXMLDocument {
         try loadDocument(data: Data(string.utf8), name: name, options: options)
     }
 
-    /// Compiles a definition read from `tree`, naming the element an error points at.
-    private static func compile(_ definition: ChartDefinition<SCXMLEvent, SCXMLContext>, tree: XMLTree)
-        throws(SCXMLError) -> SCXMLChart
-    {
+    /// Compiles a definition read from the document that `tree` reads again, naming the element an
+    /// error points at.
+    private static func compile(
+        _ definition: ChartDefinition<SCXMLEvent, SCXMLContext>, tree readTree: () throws(SCXMLError) -> XMLTree
+    ) throws(SCXMLError) -> SCXMLChart {
         do {
             return try Chart(definition)
         } catch {
@@ -153,6 +155,7 @@ public enum SCXMLDocument {
             }
             // Name the element the error points at: states and transitions carry their tag's position;
             // an error without one is about the chart itself, so about <scxml> (rule R76).
+            let tree = try readTree()
             guard let location = error.location else {
                 throw .invalidChart(error, element: tree.elements[0].name, line: tree.elements[0].location.line)
             }
