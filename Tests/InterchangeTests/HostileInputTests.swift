@@ -406,6 +406,26 @@ struct HostileInputTests {
         #expect(!error.description.isEmpty)
     }
 
+    @Test("H7: a comment whose first '-->' overlaps its opening '<!--' hides what it holds from the foreign-content scanner")
+    func commentsThatStartWithADash() throws {
+        // Found by LoaderFuzz: `<!--->…-->` is one well-formed comment, but the scanner of foreign
+        // content ended it at the `-->` inside `<!--->`, read the tags in its text and trapped on
+        // an end tag without a start tag.
+        for opener in ["<!--->", "<!-->", "<!---x"] {
+            let xml = """
+                <?xml version="1.0"?>
+                \(opener) <send x="1"> </a></b></c> -->
+                <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:q="urn:q" initial="a">
+                  <state id="a" q:note="kept"><q:info/></state>
+                </scxml>
+                """
+            let document = try SCXMLDocument.loadDocument(string: xml)
+            #expect(document.chart.ids == ["", "a"], "\(opener)")
+            let exported = SCXMLExporter.export(document.chart, foreignContent: document.foreignContent)
+            #expect(exported.contains("q:note=\"kept\"") && exported.contains("<q:info/>"), "\(opener)\n\(exported)")
+        }
+    }
+
     @Test(
         "H7: event descriptors that match no event, or would not survive an export, are refused",
         arguments: [".", "..", "a..b", ".a", "a.b..", "foo*", "a.**", "*.a", "a b ."])

@@ -58,16 +58,18 @@ struct ForeignContentReader {
                 i += 1
                 continue
             }
+            // Each terminator is looked for after its opener: in `<!--->…-->` the first `-->`
+            // overlaps the `<!--` and is not the comment's end (found by LoaderFuzz).
             if matches("<!--") {
-                skip(past: "-->")
+                skip(past: "-->", after: 4)
             } else if matches("<![CDATA[") {
-                skip(past: "]]>")
+                skip(past: "]]>", after: 9)
             } else if matches("<?") {
-                skip(past: "?>")
+                skip(past: "?>", after: 2)
             } else if matches("<!") {
-                skip(past: ">")
+                skip(past: ">", after: 2)
             } else if matches("</") {
-                skip(past: ">")
+                skip(past: ">", after: 2)
                 endElement()
             } else {
                 startTag()
@@ -81,7 +83,8 @@ struct ForeignContentReader {
         return s.withUTF8Buffer { u in (0..<n).allSatisfy { bytes[i + $0] == u[$0] } }
     }
 
-    private mutating func skip(past terminator: StaticString) {
+    private mutating func skip(past terminator: StaticString, after opener: Int = 0) {
+        i = min(i + opener, bytes.count)
         while i < bytes.count && !matches(terminator) { i += 1 }
         i = min(i + terminator.utf8CodeUnitCount, bytes.count)
     }
@@ -198,6 +201,13 @@ struct ForeignContentReader {
     }
 
     private mutating func endElement() {
+        // More end tags than start tags would be a bug of this scanner (the reader checked the
+        // document): it gives no foreign content, never a trap.
+        guard !scopes.isEmpty else {
+            found.removeAll()
+            i = bytes.count
+            return
+        }
         scopes.removeLast()
         if markupDepth > 0 {
             markupDepth -= 1
@@ -212,8 +222,9 @@ struct ForeignContentReader {
             guard let parent = open.last else { return }
             found[parent].markup.elements.append(
                 SCXMLForeignElement(text: decode(bytes[f.start..<i]), namespaces: f.uses))
-        } else {
-            open.removeLast()
+        } else if open.popLast() == nil {
+            found.removeAll()
+            i = bytes.count
         }
     }
 
