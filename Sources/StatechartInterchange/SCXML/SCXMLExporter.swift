@@ -338,40 +338,15 @@ private struct Writer<Event: Hashable & Sendable, Context> {
     /// `<data>` value or a `<script>` — and an export that re-indented it would change the value
     /// on every round trip (found by LoaderFuzz).
     private mutating func raw(_ markup: String, depth: Int) {
-        var open = 0
+        var tags = MarkupDepth()
         for text in markup.split(separator: "\n", omittingEmptySubsequences: false) {
-            if open == 0 {
+            if tags.depth == 0 && !tags.inTag {
                 if !text.isEmpty { line(String(text), depth: depth) }
             } else {
                 out += text + "\n"
             }
-            open += Self.depthChange(of: text)
+            tags.read(text)
         }
-    }
-
-    /// How many elements a line of kept markup opens, less those it closes. The markup is the
-    /// loader's own writing: text is escaped, so each `<` starts a tag (a comment or processing
-    /// instruction opens nothing).
-    static func depthChange(of text: Substring) -> Int {
-        var change = 0
-        var previous: UInt8 = 0
-        var inTag = false
-        var closing = false
-        var opening = false
-        for b in text.utf8 {
-            if !inTag {
-                if previous == UInt8(ascii: "<") {
-                    inTag = true
-                    closing = b == UInt8(ascii: "/")
-                    opening = b != UInt8(ascii: "/") && b != UInt8(ascii: "!") && b != UInt8(ascii: "?")
-                }
-            } else if b == UInt8(ascii: ">") {
-                if closing { change -= 1 } else if opening && previous != UInt8(ascii: "/") { change += 1 }
-                inTag = false
-            }
-            previous = b
-        }
-        return change
     }
 
     private mutating func line(_ text: String, depth: Int) {
@@ -453,5 +428,33 @@ private struct DataModelMarkup {
             }
         }
         return false
+    }
+}
+
+/// How deep inside its elements a reader of kept markup is, line after line. The markup is the
+/// loader's own writing: text and values are escaped, so each `<` starts a tag (a comment or
+/// processing instruction opens nothing), and a tag may go on over a line break.
+struct MarkupDepth {
+    private(set) var depth = 0
+    private(set) var inTag = false
+    private var closing = false
+    private var opening = false
+    private var previous: UInt8 = 0
+
+    mutating func read(_ text: Substring) {
+        for b in text.utf8 {
+            if !inTag {
+                if previous == UInt8(ascii: "<") {
+                    inTag = true
+                    closing = b == UInt8(ascii: "/")
+                    opening = b != UInt8(ascii: "/") && b != UInt8(ascii: "!") && b != UInt8(ascii: "?")
+                }
+            } else if b == UInt8(ascii: ">") {
+                if closing { depth -= 1 } else if opening && previous != UInt8(ascii: "/") { depth += 1 }
+                inTag = false
+            }
+            previous = b
+        }
+        previous = UInt8(ascii: "\n")
     }
 }

@@ -44,16 +44,22 @@ enum SCXMLMarkup {
 
     private static func indent(_ depth: Int) -> String { String(repeating: "  ", count: depth) }
 
+    /// `text` escaped for an attribute value in double quotes (`quote`), or for character data.
+    /// White space that a reader would normalize is written as a reference: in a value, line
+    /// feeds, carriage returns and tabs (a raw one reads back as a space); in text, carriage
+    /// returns (a raw one reads back as a line feed). Found by LoaderFuzz: a value with
+    /// `&#10;` came back with a space after a round trip.
     static func escape(_ text: String, quote: Bool) -> String {
+        if quote { return SCXMLText.escape(text) }
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for c in text {
+        for c in text.unicodeScalars {
             switch c {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "\"" where quote: out += "&quot;"
-            default: out.append(c)
+            case "\r": out += "&#13;"
+            default: out.unicodeScalars.append(c)
             }
         }
         return out
