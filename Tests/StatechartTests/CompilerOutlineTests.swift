@@ -20,7 +20,7 @@ struct CompilerOutlineTests {
             }
             builder.finish()
             let keep = builder.entries.count <= ChartCompiler.staticEntryLimit && !builder.touchedHistory
-            for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
+            builder.clearDefaultMarks()
             if keep { out[k] = builder.entries.array }
         }
         return out

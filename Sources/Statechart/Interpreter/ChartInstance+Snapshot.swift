@@ -372,7 +372,7 @@ extension ChartInstance {
                 throw .invalidSnapshot("a machine that is not running has no queued events or pending sends")
             }
         }
-        var configuration = Configuration(capacity: chart.stateCount)
+        var configuration = Configuration(stateCount: chart.stateCount, bound: chart.configurationBound)
         for s in active { configuration.insert(s) }
 
         // History values.

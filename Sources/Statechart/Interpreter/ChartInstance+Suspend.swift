@@ -21,7 +21,7 @@ extension ChartInstance {
     mutating func setAside(enteringInstead background: ChartStateID) -> Suspension<Event> {
         let t = chart.requestTransitions[background.index] ?? -1
         precondition(t >= 0, "a background state has a request route")
-        let remembered = configuration.list.array
+        let remembered = Array(configuration.list)
         let suspension = Suspension(background: background.index, configuration: remembered, sends: savedSends())
         timers.removeAll()
         scope.exits.removeAll()

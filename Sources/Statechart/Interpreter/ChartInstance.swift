@@ -74,7 +74,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @inlinable
     public init(chart: Chart<Event, Context>, context: Context) {
         self.chart = chart
-        self.configuration = Configuration(capacity: chart.stateCount)
+        self.configuration = Configuration(stateCount: chart.stateCount, bound: chart.configurationBound)
         self.historyValues = Array(repeating: nil, count: chart.historyCount)
         self.scope = ActionScope(context: context, ids: chart.ids)
         self.entrySet = EntrySetBuilder(stateCount: chart.stateCount)

@@ -1,63 +1,133 @@
 /// The set of active states: a sorted list (document order) for iteration, and a bitset for
 /// constant-time membership. The list stays short — one entry per active state, however large
 /// the chart — so iterating it costs nothing that grows with the chart.
+///
+/// Both live in one array, the bits first and the list after them: one allocation per machine
+/// instead of two, and one uniqueness check per change instead of one per array (issue 16,
+/// "Memory": a machine made five allocations when it was created and started). The list's room is
+/// the chart's ``Chart/configurationBound``, the most states that can be active at once, so a
+/// legal configuration never makes it grow.
 @usableFromInline
 struct Configuration: Sendable, Equatable {
-    @usableFromInline var list = ScratchBuffer<Int32>()
-    @usableFromInline var bits: [UInt64]
+    /// Words `0 ..< listStart`: bit `s & 31` of word `s >> 5` is set when state `s` is active.
+    /// Words `listStart ..< listStart + count`: the active states in ascending order (room for
+    /// more follows). A state index is stored as its bit pattern.
+    @usableFromInline var storage: [UInt32]
+    @usableFromInline var listStart: Int32
+    @usableFromInline var listCount: Int32 = 0
 
-    @inlinable init(capacity: Int) {
-        bits = Array(repeating: 0, count: (capacity + 63) / 64)
+    /// A configuration for a chart of `stateCount` states, with room for `bound` active states.
+    @inlinable init(stateCount: Int, bound: Int) {
+        let words = (stateCount + 31) / 32
+        listStart = Int32(words)
+        storage = Array(repeating: 0, count: words + max(bound, 1))
+    }
+
+    /// The number of active states.
+    @inlinable var count: Int { Int(listCount) }
+
+    @inlinable var isEmpty: Bool { listCount == 0 }
+
+    /// The `position`th active state, in document order.
+    @inlinable subscript(position: Int) -> Int32 {
+        Int32(bitPattern: storage[Int(listStart) + position])
     }
 
     @inlinable func contains(_ s: Int32) -> Bool {
-        bits[Int(s) >> 6] & (1 << UInt64(s & 63)) != 0
+        storage[Int(s) >> 5] & (1 << UInt32(s & 31)) != 0
+    }
+
+    /// The active states in document order (a copy-free view; the hot paths use ``count`` and
+    /// the subscript, which do not retain the storage).
+    @inlinable var list: ActiveStateList { ActiveStateList(storage: storage, start: Int(listStart), count: Int(listCount)) }
+
+    /// The membership bits and the list after them: what an ``ActiveStateSet`` reads (it reads
+    /// only the bits, at the front).
+    @inlinable var words: [UInt32] { storage }
+
+    /// Calls `body` with the active states, read through one pointer.
+    @inlinable func withUnsafeList<R>(_ body: (UnsafeBufferPointer<UInt32>) throws -> R) rethrows -> R {
+        try storage.withUnsafeBufferPointer { words in
+            try body(UnsafeBufferPointer(rebasing: words[Int(listStart)..<Int(listStart + listCount)]))
+        }
+    }
+
+    /// Makes room in the list for `count` states. Only an illegal configuration (which the
+    /// interpreter does not make) needs more than the chart's bound; growing keeps it correct.
+    @inlinable @inline(__always) mutating func reserveList(_ count: Int) {
+        if storage.count - Int(listStart) < count { growList(to: count) }
+    }
+
+    @inlinable @inline(never) mutating func growList(to count: Int) {
+        storage.append(contentsOf: repeatElement(0, count: Int(listStart) + count - storage.count))
+    }
+
+    @inlinable static func == (a: Configuration, b: Configuration) -> Bool {
+        a.listStart == b.listStart && a.listCount == b.listCount
+            && a.storage[0..<Int(a.listStart + a.listCount)] == b.storage[0..<Int(b.listStart + b.listCount)]
     }
 
     @inlinable mutating func insert(_ s: Int32) {
         guard !contains(s) else { return }
-        bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
-        // Entries arrive mostly in ascending order: search from the end.
-        var i = list.count
-        while i > 0 && list[i - 1] > s { i -= 1 }
-        list.insert(s, at: i)
+        reserveList(count + 1)
+        let start = Int(listStart)
+        let count = Int(listCount)
+        storage.withUnsafeMutableBufferPointer { words in
+            words[Int(s) >> 5] |= 1 << UInt32(s & 31)
+            // Entries arrive mostly in ascending order: shift from the end.
+            var i = start + count
+            while i > start && Int32(bitPattern: words[i - 1]) > s {
+                words[i] = words[i - 1]
+                i -= 1
+            }
+            words[i] = UInt32(bitPattern: s)
+        }
+        listCount += 1
     }
 
     @inlinable mutating func remove(_ s: Int32) {
         guard contains(s) else { return }
-        bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
-        var i = list.count - 1
-        while i >= 0 && list[i] != s { i -= 1 }
-        if i >= 0 { list.remove(at: i) }
+        let start = Int(listStart)
+        let end = start + Int(listCount)
+        storage.withUnsafeMutableBufferPointer { words in
+            words[Int(s) >> 5] &= ~(1 << UInt32(s & 31))
+            var i = end - 1
+            while i >= start && words[i] != UInt32(bitPattern: s) { i -= 1 }
+            guard i >= start else { return }
+            while i < end - 1 {
+                words[i] = words[i + 1]
+                i += 1
+            }
+        }
+        listCount -= 1
     }
 
     /// Removes active states in one pass over the list (the bulk form of ``remove(_:)``).
     @inlinable mutating func remove(all states: ScratchBuffer<Int32>) {
         guard !states.isEmpty else { return }
-        var n = 0
-        while n < states.count {
-            let s = states[n]
-            bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
-            n += 1
-        }
-        // One pass through buffer pointers: element by element, each write paid a uniqueness check.
-        let count = list.count
-        let write = bits.withUnsafeBufferPointer { bits in
-            list.storage.withUnsafeMutableBufferPointer { list in
-                var write = 0
-                var read = 0
-                while read < count {
-                    let s = list[read]
-                    if bits[Int(s) >> 6] & (1 << UInt64(s & 63)) != 0 {
-                        list[write] = s
-                        write += 1
-                    }
-                    read += 1
-                }
-                return write
+        let start = Int(listStart)
+        let end = start + Int(listCount)
+        // One pass through one buffer pointer: element by element, each write paid a uniqueness check.
+        let kept = storage.withUnsafeMutableBufferPointer { words in
+            var n = 0
+            while n < states.count {
+                let s = states[n]
+                words[Int(s) >> 5] &= ~(1 << UInt32(s & 31))
+                n += 1
             }
+            var write = start
+            var read = start
+            while read < end {
+                let s = words[read]
+                if words[Int(s >> 5)] & (1 << (s & 31)) != 0 {
+                    words[write] = s
+                    write += 1
+                }
+                read += 1
+            }
+            return write - start
         }
-        list.count = write
+        listCount = Int32(kept)
     }
 
     /// Inserts states given in ascending order by merging them into the list from the back (the
@@ -71,66 +141,65 @@ struct Configuration: Sendable, Equatable {
             }
             n += 1
         }
-        n = 0
-        while n < states.count {
-            let s = states[n]
-            bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
-            list.append(s)
-            n += 1
-        }
-        // The new states were appended; merge them into place from the back.
-        var i = list.count - states.count - 1
-        var j = states.count - 1
-        var w = list.count - 1
-        while j >= 0 && i >= 0 {
-            if list[i] > states[j] {
-                list[w] = list[i]
-                i -= 1
-            } else {
-                list[w] = states[j]
-                j -= 1
+        let added = states.count
+        reserveList(count + added)
+        let start = Int(listStart)
+        let oldEnd = start + Int(listCount)
+        storage.withUnsafeMutableBufferPointer { words in
+            var n = 0
+            while n < added {
+                let s = states[n]
+                words[Int(s) >> 5] |= 1 << UInt32(s & 31)
+                n += 1
             }
-            w -= 1
+            // Merge from the back: the larger of the two tails moves to the end each step.
+            var i = oldEnd - 1
+            var j = added - 1
+            var w = oldEnd + added - 1
+            while j >= 0 {
+                let s = states[j]
+                if i >= start && Int32(bitPattern: words[i]) > s {
+                    words[w] = words[i]
+                    i -= 1
+                } else {
+                    words[w] = UInt32(bitPattern: s)
+                    j -= 1
+                }
+                w -= 1
+            }
         }
-        while j >= 0 {
-            list[w] = states[j]
-            j -= 1
-            w -= 1
-        }
+        listCount += Int32(added)
     }
 
     /// Drops the list from `position` on and appends `states[range]`, which must all come after
     /// the states kept, in ascending order: the exit and entry of a chain in one pass.
     @inlinable mutating func replaceTail(from position: Int, with states: ChartTable<Int32>, in range: Range<Int32>) {
-        // The hot step of a chain transition: one uniqueness check per array rather than one per
-        // element written (this took a third of a flat event's instructions).
-        let oldCount = list.count
+        // The hot step of a chain transition: one uniqueness check for the whole change (this
+        // took a third of a flat event's instructions when each element written paid one).
         let newCount = position + Int(range.upperBound - range.lowerBound)
-        if list.storage.count < newCount {
-            list.storage.append(contentsOf: repeatElement(0, count: newCount - list.storage.count))
-        }
-        bits.withUnsafeMutableBufferPointer { bits in
-            list.storage.withUnsafeMutableBufferPointer { list in
-                var n = position
-                while n < oldCount {
-                    let s = list[n]
-                    bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
+        reserveList(newCount)
+        let start = Int(listStart)
+        let oldEnd = start + Int(listCount)
+        storage.withUnsafeMutableBufferPointer { words in
+            var n = start + position
+            while n < oldEnd {
+                let s = words[n]
+                words[Int(s >> 5)] &= ~(1 << (s & 31))
+                n += 1
+            }
+            states.withUnsafeBufferPointer { states in
+                var k = Int(range.lowerBound)
+                var n = start + position
+                while k < Int(range.upperBound) {
+                    let s = UInt32(bitPattern: states[k])
+                    words[Int(s >> 5)] |= 1 << (s & 31)
+                    words[n] = s
+                    k += 1
                     n += 1
-                }
-                states.withUnsafeBufferPointer { states in
-                    var k = Int(range.lowerBound)
-                    var n = position
-                    while k < Int(range.upperBound) {
-                        let s = states[k]
-                        bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
-                        list[n] = s
-                        k += 1
-                        n += 1
-                    }
                 }
             }
         }
-        list.count = newCount
+        listCount = Int32(newCount)
     }
 
     /// Replaces the states at `run` of the list with `states[range]` (ascending, and between the
@@ -139,51 +208,73 @@ struct Configuration: Sendable, Equatable {
     @inlinable mutating func replace(run: Range<Int>, with states: ChartTable<Int32>, in range: Range<Int32>) {
         // Runs of the same length take ``overwrite(runs:of:with:entries:)``; this splice is for a
         // step where some region's run grows or shrinks.
-        var n = run.lowerBound
-        while n < run.upperBound {
-            let s = list[n]
-            bits[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
-            n += 1
+        let delta = Int(range.upperBound - range.lowerBound) - run.count
+        reserveList(count + max(delta, 0))
+        let start = Int(listStart)
+        let end = start + Int(listCount)
+        storage.withUnsafeMutableBufferPointer { words in
+            var n = start + run.lowerBound
+            while n < start + run.upperBound {
+                let s = words[n]
+                words[Int(s >> 5)] &= ~(1 << (s & 31))
+                n += 1
+            }
+            // Move the tail after the run by `delta`, from the end that does not overwrite it.
+            if delta > 0 {
+                var j = end - 1
+                while j >= start + run.upperBound {
+                    words[j + delta] = words[j]
+                    j -= 1
+                }
+            } else if delta < 0 {
+                var j = start + run.upperBound
+                while j < end {
+                    words[j + delta] = words[j]
+                    j += 1
+                }
+            }
+            var k = Int(range.lowerBound)
+            n = start + run.lowerBound
+            while k < Int(range.upperBound) {
+                let s = UInt32(bitPattern: states[k])
+                words[Int(s >> 5)] |= 1 << (s & 31)
+                words[n] = s
+                k += 1
+                n += 1
+            }
         }
-        list.replaceSubrange(run, with: states, in: range)
-        var k = range.lowerBound
-        while k < range.upperBound {
-            let s = states[Int(k)]
-            bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
-            k += 1
-        }
+        listCount += Int32(delta)
     }
 
     /// Overwrites runs of the list in place: run `n` (`runs[2n] ..< runs[2n + 1]`, skipped when
     /// negative: a targetless transition) becomes the entry set of `transitions[n]`, which has
-    /// the run's length. One uniqueness check per array for every run together.
+    /// the run's length. One uniqueness check for every run together.
     @inlinable mutating func overwrite(
         runs: ScratchBuffer<Int>, of transitions: SelectionList, with lean: ChartTable<LeanTransition>, entries: ChartTable<Int32>
     ) {
-        bits.withUnsafeMutableBufferPointer { bits in
-            list.storage.withUnsafeMutableBufferPointer { list in
-                entries.withUnsafeBufferPointer { entries in
-                    var t = 0
-                    while t < transitions.count {
-                        let start = runs[2 * t]
-                        let end = runs[2 * t + 1]
-                        var k = Int(lean[Int(transitions[t])].entryStart)
-                        t += 1
-                        guard start >= 0 else { continue }
-                        var n = start
-                        while n < end {
-                            let old = list[n]
-                            bits[Int(old) >> 6] &= ~(1 << UInt64(old & 63))
-                            n += 1
-                        }
-                        n = start
-                        while n < end {
-                            let s = entries[k]
-                            bits[Int(s) >> 6] |= 1 << UInt64(s & 63)
-                            list[n] = s
-                            k += 1
-                            n += 1
-                        }
+        let list = Int(listStart)
+        storage.withUnsafeMutableBufferPointer { words in
+            entries.withUnsafeBufferPointer { entries in
+                var t = 0
+                while t < transitions.count {
+                    let start = runs[2 * t]
+                    let end = runs[2 * t + 1]
+                    var k = Int(lean[Int(transitions[t])].entryStart)
+                    t += 1
+                    guard start >= 0 else { continue }
+                    var n = list + start
+                    while n < list + end {
+                        let old = words[n]
+                        words[Int(old >> 5)] &= ~(1 << (old & 31))
+                        n += 1
+                    }
+                    n = list + start
+                    while n < list + end {
+                        let s = UInt32(bitPattern: entries[k])
+                        words[Int(s >> 5)] |= 1 << (s & 31)
+                        words[n] = s
+                        k += 1
+                        n += 1
                     }
                 }
             }
@@ -191,11 +282,36 @@ struct Configuration: Sendable, Equatable {
     }
 
     @inlinable mutating func removeAll() {
-        for s in list { bits[Int(s) >> 6] = 0 }
-        list.removeAll()
+        let start = Int(listStart)
+        let end = start + Int(listCount)
+        storage.withUnsafeMutableBufferPointer { words in
+            var n = start
+            while n < end {
+                words[Int(words[n] >> 5)] = 0
+                n += 1
+            }
+        }
+        listCount = 0
+    }
+}
+
+/// The active states in document order: a view of a ``Configuration``'s list that shares its
+/// storage (for the queries and the slow paths; the hot paths index the configuration itself).
+@usableFromInline
+struct ActiveStateList: RandomAccessCollection, Sendable {
+    @usableFromInline let storage: [UInt32]
+    @usableFromInline let start: Int
+    @usableFromInline let endIndex: Int
+
+    @inlinable init(storage: [UInt32], start: Int, count: Int) {
+        self.storage = storage
+        self.start = start
+        self.endIndex = count
     }
 
-    @inlinable var isEmpty: Bool { list.isEmpty }
+    @inlinable var startIndex: Int { 0 }
+
+    @inlinable subscript(position: Int) -> Int32 { Int32(bitPattern: storage[start + position]) }
 }
 
 /// A first-in first-out queue that reuses its storage.

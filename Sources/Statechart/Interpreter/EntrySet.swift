@@ -14,17 +14,23 @@ struct EntrySetBuilder: Sendable {
     @usableFromInline var entries = ScratchBuffer<Int32>()
     /// History pseudo-states entered through their default transition: (parent, default transition).
     @usableFromInline var defaultHistory = ScratchBuffer<HistoryDefault>()
-    /// Whether a history state was met: the result then depends on history values.
-    @usableFromInline var touchedHistory = false
-    @usableFromInline var marks: [UInt64]
+    @usableFromInline var marks: [UInt64] = []
     /// Compound states entered by default, as bits; consumed (cleared) when entered.
-    @usableFromInline var defaultMarks: [UInt64]
+    @usableFromInline var defaultMarks: [UInt64] = []
+    /// The words of ``marks`` and ``defaultMarks``. Both are allocated on first use: a machine
+    /// whose transitions all have precomputed entry sets never computes one, and a machine that
+    /// is created and started made two allocations for them (issue 16, "Memory").
     @usableFromInline var tasks = ScratchBuffer<Task>()
     /// The most entries a computation may find before it gives up, leaving more than `limit`
     /// entries, which are then incomplete. Only the compiler sets it: a precomputed entry set is
     /// worth keeping only when it is small, and a deep chain would otherwise cost O(depth²) to
     /// precompute (one full chain per level).
     @usableFromInline var limit = Int.max
+    // The small fields last, so that they share one word (issue 16, "Memory": a machine holds
+    // one builder).
+    @usableFromInline var markWords: Int32
+    /// Whether a history state was met: the result then depends on history values.
+    @usableFromInline var touchedHistory = false
 
     @usableFromInline
     struct HistoryDefault: Sendable {
@@ -45,9 +51,38 @@ struct EntrySetBuilder: Sendable {
     }
 
     @inlinable init(stateCount: Int) {
-        let words = (stateCount + 63) / 64
-        marks = Array(repeating: 0, count: words)
-        defaultMarks = Array(repeating: 0, count: words)
+        markWords = Int32((stateCount + 63) / 64)
+    }
+
+    /// Makes ``marks`` before a computation adds entries (once per computation, not per entry).
+    @inlinable @inline(__always) mutating func prepareMarks() {
+        if marks.isEmpty { marks = Array(repeating: 0, count: Int(markWords)) }
+    }
+
+    /// Records that compound state `s` is entered by default.
+    @inlinable mutating func markDefault(_ s: Int32) {
+        if defaultMarks.isEmpty { defaultMarks = Array(repeating: 0, count: Int(markWords)) }
+        defaultMarks[Int(s) >> 6] |= 1 << UInt64(s & 63)
+    }
+
+    /// Whether compound state `s` is marked as entered by default.
+    @inlinable func isDefaultEntered(_ s: Int32) -> Bool {
+        let w = Int(s) >> 6
+        return w < defaultMarks.count && defaultMarks[w] & (1 << UInt64(s & 63)) != 0
+    }
+
+    /// Whether `s` is marked as entered by default, clearing the mark (the microstep runs the
+    /// initial transition's actions once, as it enters the state).
+    @inlinable mutating func takeDefaultMark(_ s: Int32) -> Bool {
+        guard isDefaultEntered(s) else { return false }
+        defaultMarks[Int(s) >> 6] &= ~(1 << UInt64(s & 63))
+        return true
+    }
+
+    /// Clears the default-entry marks of the current entries.
+    @inlinable mutating func clearDefaultMarks() {
+        guard !defaultMarks.isEmpty else { return }
+        for s in entries { defaultMarks[Int(s) >> 6] = 0 }
     }
 
     /// Starts a new computation.
@@ -63,6 +98,7 @@ struct EntrySetBuilder: Sendable {
         _ entries: ChartTable<Int32>, _ range: Range<Int32>, defaultEntered defaults: ChartTable<Int32>,
         _ defaultRange: PoolRange
     ) {
+        prepareMarks()
         for k in range { add(entries[Int(k)]) }
         markDefaultEntered(defaults, defaultRange)
     }
@@ -71,8 +107,7 @@ struct EntrySetBuilder: Sendable {
     @inlinable mutating func markDefaultEntered(_ defaults: ChartTable<Int32>, _ range: PoolRange) {
         var k = Int(range.start)
         while k < Int(range.end) {
-            let s = defaults[k]
-            defaultMarks[Int(s) >> 6] |= 1 << UInt64(s & 63)
+            markDefault(defaults[k])
             k += 1
         }
     }
@@ -83,6 +118,7 @@ struct EntrySetBuilder: Sendable {
     mutating func add<Event, Context>(
         targets: TargetList, effectiveTargets: TargetList, domain: Int32, chart: Chart<Event, Context>, history: [[Int32]?]
     ) {
+        prepareMarks()
         tasks.removeAll()
         var i = effectiveTargets.count
         while i > 0 {
@@ -105,6 +141,7 @@ struct EntrySetBuilder: Sendable {
     mutating func add<T: TransitionTargets>(
         targets: TargetList, domain: Int32, states: UnsafeBufferPointer<CompiledState>, transitions: T, children: [[Int32]]
     ) {
+        prepareMarks()
         tasks.removeAll()
         for t in targets.reversed() { tasks.append(.ancestors(t, upTo: domain)) }
         for t in targets.reversed() { tasks.append(.descendants(t)) }
@@ -150,7 +187,7 @@ struct EntrySetBuilder: Sendable {
                 } else {
                     add(s)
                     if kind == .compound {
-                        defaultMarks[Int(s) >> 6] |= 1 << UInt64(s & 63)
+                        markDefault(s)
                         let targets = transitions.targets(of: states[Int(s)].initialTransition)
                         for v in targets.reversed() { tasks.append(.ancestors(v, upTo: s)) }
                         for v in targets.reversed() { tasks.append(.descendants(v)) }

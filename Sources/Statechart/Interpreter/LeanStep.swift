@@ -58,12 +58,12 @@ extension ChartInstance {
         guard lean.flags.rawValue == LeanTransition.Flags([.isStatic, .plainEntry]).rawValue else { return false }
         let domain = lean.domain
         if domain < 0 { return true }
-        let count = configuration.list.count
+        let count = configuration.count
         let subtreeEnd = chart.states[Int(domain)].end
         var runEnd = count
         var start = count
         while start > 0 {
-            let s = configuration.list[start - 1]
+            let s = configuration[start - 1]
             if s <= domain { break }
             start -= 1
             if s >= subtreeEnd {
@@ -89,7 +89,7 @@ extension ChartInstance {
     @inlinable
     mutating func takePlainTransitions() -> Bool {
         let chart = self.chart
-        let count = configuration.list.count
+        let count = configuration.count
         let chosen = selected.count
         let first = selected.first
         // Two run bounds per transition.
@@ -97,7 +97,7 @@ extension ChartInstance {
         var sameLength = true
         let applies: Bool = chart.states.withUnsafeBufferPointer { states in
             chart.lean.withUnsafeBufferPointer { lean in
-                configuration.list.storage.withUnsafeBufferPointer { list in
+                configuration.withUnsafeList { list in
                     selected.rest.storage.withUnsafeBufferPointer { others in
                         selectedRuns.storage.withUnsafeMutableBufferPointer { runs -> Bool in
                             // One forward pass over the list: each transition's run of active
@@ -123,10 +123,10 @@ extension ChartInstance {
                                 if d < previousEnd { return false }
                                 let end = states[Int(d)].end
                                 previousEnd = end
-                                while i < count && list[i] <= d { i += 1 }
+                                while i < count && Int32(bitPattern: list[i]) <= d { i += 1 }
                                 let start = i
                                 while i < count {
-                                    let s = list[i]
+                                    let s = Int32(bitPattern: list[i])
                                     if s >= end { break }
                                     let exited = states[Int(s)]
                                     if exited.hasExitActions || exited.hasHistoryChild { return false }
@@ -191,9 +191,9 @@ extension ChartInstance {
             n += 1
         }
         var exitWork = chart.hasInvocations
-        var i = configuration.list.count - 1
+        var i = configuration.count - 1
         while i >= 0 {
-            let s = configuration.list[i]
+            let s = configuration[i]
             if s <= lowest { break }
             i -= 1
             var j = 0

@@ -20,9 +20,9 @@ extension ChartInstance {
         let chart = self.chart
         // 1. Exit set: active proper descendants of any domain, in reverse document order.
         scope.exits.removeAll()
-        var i = configuration.list.count - 1
+        var i = configuration.count - 1
         while i >= 0 {
-            let s = configuration.list[i]
+            let s = configuration[i]
             i -= 1
             for d in selectedDomains where d >= 0 && chart.isDescendant(s, of: d) {
                 scope.exits.append(s)
@@ -153,9 +153,7 @@ extension ChartInstance {
                     b += 1
                 }
             }
-            let bit: UInt64 = 1 << UInt64(s & 63)
-            if entrySet.defaultMarks[Int(s) >> 6] & bit != 0 {
-                entrySet.defaultMarks[Int(s) >> 6] &= ~bit
+            if entrySet.takeDefaultMark(s) {
                 let initial = Int(chart.states[Int(s)].initialTransition)
                 if !chart.transitions[initial].actions.isEmpty { runBlock(chart.transitions[initial].actions, state: s) }
             }

@@ -39,6 +39,6 @@ extension ChartInstance {
     @inlinable
     func environment(event: ChartEvent<Event>?, serial: UInt64? = nil) -> ChartEnvironment<Event> {
         ChartEnvironment(
-            event: event, eventSerial: serial ?? scope.eventSerial, now: scope.machineTime, bits: configuration.bits, names: chart.names)
+            event: event, eventSerial: serial ?? scope.eventSerial, now: scope.machineTime, bits: configuration.words, names: chart.names)
     }
 }

@@ -28,8 +28,8 @@ struct SelectionWalk {
     /// is not listed).
     @inlinable @inline(__always)
     init<Event, Context>(over instance: ChartInstance<Event, Context>) {
-        let count = instance.configuration.list.count
-        if count > 0, instance.chart.states[Int(instance.configuration.list[count - 1])].depth == count {
+        let count = instance.configuration.count
+        if count > 0, instance.chart.states[Int(instance.configuration[count - 1])].depth == count {
             position = count - 1
         } else {
             position = 0
@@ -83,8 +83,8 @@ struct SelectionWalk {
     /// - Returns: `false` when no active atomic state is left.
     @inlinable @inline(__always)
     mutating func enterNextAtomicState<Event, Context>(in instance: ChartInstance<Event, Context>, eventless: Bool) -> Bool {
-        while position < instance.configuration.list.count {
-            let state = instance.chart.states[Int(instance.configuration.list[position])]
+        while position < instance.configuration.count {
+            let state = instance.chart.states[Int(instance.configuration[position])]
             position += 1
             guard state.kind.isAtomic else { continue }
             next = eventless ? state.eventlessStart : state.candidateStart

@@ -51,6 +51,9 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// Whether any transition has an asynchronous guard.
     @usableFromInline let hasAsyncGuards: Bool
     @usableFromInline let historyCount: Int
+    /// The most states that can be active at once (the root is never in the configuration): what
+    /// a machine's configuration makes room for when it is created (``Configuration``).
+    @usableFromInline let configurationBound: Int
     /// Per transition, what the lean microstep needs, in a small plain value (``LeanTables``).
     @usableFromInline let lean: ChartTable<LeanTransition>
     /// The static entry sets of ``lean``, one after another.
@@ -81,6 +84,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.exitActions = a.exitActions
         self.hasEventless = !c.eventlessCandidates.isEmpty
         self.historyCount = c.historyCount
+        self.configurationBound = c.configurationBound
         self.lean = ChartTable(a.lean.transitions)
         self.leanEntries = ChartTable(a.lean.entries)
         self.leanCandidates = ChartTable(a.leanCandidates)

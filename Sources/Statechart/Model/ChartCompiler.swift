@@ -58,6 +58,8 @@ struct ChartCompiler {
     var ids: [String] { indexByID.ids }
     var locations: [SourceLocation?] = []
     var historyCount = 0
+    /// The most states that can be active at once (``Chart/configurationBound``).
+    var configurationBound = 0
     var requestTransitions = RequestTransitions()
     /// Per transition, its precomputed entry set as a range of ``staticEntryPool`` (``PoolRange/none``
     /// when it has none), and the compound states it enters by default as a range of
@@ -84,6 +86,28 @@ struct ChartCompiler {
         try checkHistoryDefaults()
         fillCandidates()
         precomputeEntrySets()
+        boundConfiguration()
+    }
+
+    /// The size of the largest legal configuration: a compound state is active with one child's
+    /// subtree, a parallel state with all of its regions', and history pseudo-states are never
+    /// active. Children come after their parent in document order, so one backward pass sees
+    /// every child before its parent.
+    private mutating func boundConfiguration() {
+        var below = [Int32](repeating: 0, count: states.count)
+        var i = states.count - 1
+        while i > 0 {
+            let state = states[i]
+            let own: Int32 = state.kind.isHistory ? 0 : 1 + below[i]
+            let parent = Int(state.parent)
+            if states[parent].kind == .parallel {
+                below[parent] += own
+            } else if own > below[parent] {
+                below[parent] = own
+            }
+            i -= 1
+        }
+        configurationBound = states.isEmpty ? 0 : Int(below[0])
     }
 
     /// The entry set of every transition whose entry does not depend on history values or on a
@@ -134,14 +158,14 @@ struct ChartCompiler {
                     let start = Int32(entryPool.count), defaultStart = Int32(defaultPool.count)
                     for s in builder.entries {
                         entryPool.append(s)
-                        if builder.defaultMarks[Int(s) >> 6] & (1 << UInt64(s & 63)) != 0 { defaultPool.append(s) }
+                        if builder.isDefaultEntered(s) { defaultPool.append(s) }
                     }
                     entryRanges[k] = PoolRange(start: start, end: Int32(entryPool.count))
                     defaultRanges[k] = PoolRange(start: defaultStart, end: Int32(defaultPool.count))
                 } else if isCompoundInitial {
                     defaultNotKept[source] = true
                 }
-                for s in builder.entries { builder.defaultMarks[Int(s) >> 6] = 0 }
+                builder.clearDefaultMarks()
             }
         }
         staticEntries = entryRanges

@@ -29,7 +29,7 @@ public struct ChartEnvironment<Event: Hashable & Sendable>: Sendable {
     // built for every guard and action with data, and each reference it holds is a retain and a
     // release per evaluation.
     @usableFromInline
-    init(event: ChartEvent<Event>?, eventSerial: UInt64, now: Duration, bits: [UInt64], names: ChartNames<Event>) {
+    init(event: ChartEvent<Event>?, eventSerial: UInt64, now: Duration, bits: [UInt32], names: ChartNames<Event>) {
         self.event = event
         self.eventSerial = eventSerial
         self.now = now
@@ -42,23 +42,23 @@ public struct ChartEnvironment<Event: Hashable & Sendable>: Sendable {
 
 /// The active states of a machine at one moment, by id (shared with the interpreter, not copied).
 public struct ActiveStateSet: Sendable {
-    @usableFromInline let bits: [UInt64]
+    @usableFromInline let bits: [UInt32]
     @usableFromInline let names: StateNames
 
-    @usableFromInline init(bits: [UInt64], names: StateNames) {
+    @usableFromInline init(bits: [UInt32], names: StateNames) {
         self.bits = bits
         self.names = names
     }
 
     /// A set over the states named `ids`, in index order (tests and hosts without a chart).
-    @usableFromInline init(bits: [UInt64], ids: [String]) {
+    @usableFromInline init(bits: [UInt32], ids: [String]) {
         self.init(bits: bits, names: StateNames(table: StateIDTable(ids: ids)))
     }
 
     /// Whether the state with this id is active; an id that is not a state of the chart is not.
     public func contains(_ id: String) -> Bool {
         guard let s = names.indexByID[id] else { return false }
-        return bits[Int(s) >> 6] & (1 << UInt64(s & 63)) != 0
+        return bits[Int(s) >> 5] & (1 << UInt32(s & 31)) != 0
     }
 }
 

@@ -28,6 +28,14 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// Behaviour switches of a ``StateMachine``.
     public struct Options: Sendable {
+        // The numbers first and the three flags after them, so that the flags sit in the
+        // optional's last word (20 bytes, where flags first took 25 and padded to 32: issue 16,
+        // "Memory").
+        /// The most barrier redirects one request may follow (rule R26). Default 16.
+        public var redirectLimit = 16
+        /// How many steps ``StateMachine/undo()`` can take back (rule R41): `nil` keeps no log,
+        /// `0` keeps every step, `n` the last `n`. Default `nil`.
+        public var historyDepth: Int?
         /// Whether ``StateMachine/send(_:)-(Event)`` throws ``MachineError/eventNotHandled(event:configuration:)``
         /// for an event that enables no transition (rule R18). Default `true`.
         public var throwsOnUnhandledEvent = true
@@ -35,13 +43,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         /// ``MachineError/alreadyInState(_:)`` instead of doing nothing (Machinus' flag, rule R26). Default `false`.
         public var throwsWhenAlreadyInState = false
         /// Records every step in ``StateMachine/trace``. Default `false`.
-        // Beside the other flags: one word of padding for the three (issue 16, "Memory").
         public var tracing = false
-        /// The most barrier redirects one request may follow (rule R26). Default 16.
-        public var redirectLimit = 16
-        /// How many steps ``StateMachine/undo()`` can take back (rule R41): `nil` keeps no log,
-        /// `0` keeps every step, `n` the last `n`. Default `nil`.
-        public var historyDepth: Int?
         /// Creates the default options.
         public init() {}
     }
