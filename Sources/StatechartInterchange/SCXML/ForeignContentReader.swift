@@ -11,8 +11,7 @@ import Foundation
 /// are in document order and skip foreign subtrees); a mismatch, which would be a bug, gives no
 /// foreign content rather than content on the wrong elements.
 struct ForeignContentReader {
-    private let bytes: [UInt8]
-    private let decode: (ArraySlice<UInt8>) -> String
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var i = 0
     /// Namespace declarations of each open element (the root's first).
     private var scopes: [[String: String]] = []
@@ -29,13 +28,13 @@ struct ForeignContentReader {
 
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        self.decode = Self.decoder(for: bytes)
     }
 
-    /// The foreign content of `bytes`, whose SCXML elements are `tree`'s and became `paths`.
-    static func read(_ bytes: [UInt8], tree: XMLTree, paths: [SCXMLElementPath?]) -> SCXMLForeignContent {
+    /// The foreign content of `bytes` (the document as UTF-8, as ``XMLTreeReader/withUTF8(_:limits:_:)``
+    /// hands it out), whose SCXML elements are `tree`'s and became `paths`.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, tree: XMLTree, paths: [SCXMLElementPath?]) -> SCXMLForeignContent {
         var reader = ForeignContentReader(bytes: bytes)
         reader.scan()
         guard reader.found.count == tree.elements.count,
@@ -272,28 +271,8 @@ struct ForeignContentReader {
         return out + rest
     }
 
-    // MARK: - Encodings
-
-    /// Turns slices of the document into text, in the encoding its declaration names (one of
-    /// ``XMLTreeReader/acceptedEncodings``; UTF-8 when it names none).
-    private static func decoder(for bytes: [UInt8]) -> (ArraySlice<UInt8>) -> String {
-        let head = String(decoding: bytes.prefix(200), as: UTF8.self)
-        var encoding: String?
-        if head.hasPrefix("<?xml"), let end = head.range(of: "?>"),
-            let key = head.range(of: "encoding", range: head.startIndex..<end.lowerBound)
-        {
-            let rest = head[key.upperBound..<end.lowerBound].drop { $0 == "=" || $0.isWhitespace }
-            if let quote = rest.first, quote == "\"" || quote == "'" {
-                encoding = rest.dropFirst().prefix { $0 != quote }.uppercased()
-            }
-        }
-        return { slice in
-            slice.withUnsafeBufferPointer { b in
-                let utf8 = (try? XMLEncodings.utf8(of: b, declaredEncoding: encoding)) ?? nil
-                return utf8.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: b, as: UTF8.self)
-            }
-        }
-    }
+    /// Slices of the document as text.
+    private func decode(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> String { String(decoding: slice, as: UTF8.self) }
 }
 
 extension SCXMLBuilder {

@@ -45,25 +45,38 @@ struct XMLTree: Sendable {
 /// element over a limit.
 enum XMLTreeReader {
     static func read(_ data: Data, limits: SCXMLLimits = .default) throws(SCXMLError) -> XMLTree {
+        try withUTF8(data, limits: limits) { (utf8) throws(SCXMLError) in try tree(ofUTF8: utf8, limits: limits) }
+    }
+
+    /// Calls `body` with the document as UTF-8: the bytes themselves, or, for a document declared
+    /// in another accepted encoding, their transcoding, which lives only during the call. The
+    /// size, the encoding (UTF-16 and UTF-32 refused) and the declared encoding are checked first;
+    /// the document itself is not read.
+    static func withUTF8<Result>(
+        _ data: Data, limits: SCXMLLimits, _ body: (UnsafeBufferPointer<UInt8>) throws(SCXMLError) -> Result
+    ) throws(SCXMLError) -> Result {
         if data.count > limits.maximumFileSize {
             throw .limitExceeded(.fileSize, limit: limits.maximumFileSize, element: nil, line: nil)
         }
         let result = data.withUnsafeBytes { raw in
-            Result { () throws(SCXMLError) in try read(raw.bindMemory(to: UInt8.self), limits: limits) }
+            Swift.Result { () throws(SCXMLError) in try withUTF8(raw.bindMemory(to: UInt8.self), body) }
         }
         return try result.get()
     }
 
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: SCXMLLimits) throws(SCXMLError) -> XMLTree {
+    private static func withUTF8<Result>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(SCXMLError) -> Result
+    ) throws(SCXMLError) -> Result {
         try checkEncoding(bytes)
         let encoding = try declaredEncoding(bytes)
         if let utf8 = try XMLEncodings.utf8(of: bytes, declaredEncoding: encoding) {
-            return try utf8.withUnsafeBufferPointer { (utf8) throws(SCXMLError) in try build(utf8, limits: limits) }
+            return try utf8.withUnsafeBufferPointer { (utf8) throws(SCXMLError) in try body(utf8) }
         }
-        return try build(bytes, limits: limits)
+        return try body(bytes)
     }
 
-    private static func build(_ bytes: UnsafeBufferPointer<UInt8>, limits: SCXMLLimits) throws(SCXMLError) -> XMLTree {
+    /// Reads a document that ``withUTF8(_:limits:_:)`` handed out.
+    static func tree(ofUTF8 bytes: UnsafeBufferPointer<UInt8>, limits: SCXMLLimits) throws(SCXMLError) -> XMLTree {
         var builder = XMLTreeBuilder(scanner: XMLScanner(bytes), limits: limits)
         return try builder.build()
     }
