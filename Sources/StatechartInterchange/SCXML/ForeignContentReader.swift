@@ -1,44 +1,40 @@
-import Foundation
+import Statechart
 
 /// Collects the content of other namespaces of a document that ``XMLTreeReader`` has already
 /// read (so it is well-formed, has no DTD and is within the limits): for every SCXML element, its
 /// foreign attributes and namespace declarations as written, and its foreign child elements as
-/// byte slices of the source, with the bindings of the prefixes they use but do not declare.
+/// slices of the source, with the bindings of the prefixes they use but do not declare.
 ///
-/// It walks the bytes once, without recursion: comments, CDATA sections and processing
-/// instructions are skipped, start and end tags are read attribute by attribute, and namespace
-/// scopes are kept on a stack. The n-th SCXML element it meets is the tree's n-th element (both
-/// are in document order and skip foreign subtrees); a mismatch, which would be a bug, gives no
-/// foreign content rather than content on the wrong elements.
+/// It reads the document again with ``XMLScanner``, the reader the tree was built with, so tags,
+/// comments, CDATA sections and namespaces are read one way only; no tag scanner of its own can
+/// disagree with it. It decides which elements are SCXML's as ``XMLTreeBuilder`` does, so the
+/// n-th SCXML element it meets is the tree's n-th element; a mismatch, which would be a bug,
+/// gives no foreign content rather than content on the wrong elements.
 struct ForeignContentReader {
-    private let bytes: [UInt8]
-    private let decode: (ArraySlice<UInt8>) -> String
-    private var i = 0
-    /// Namespace declarations of each open element (the root's first).
-    private var scopes: [[String: String]] = []
+    private var scanner: XMLScanner
     private var scxmlNamespace = ""
     /// Per SCXML element in document order: its local name and foreign markup.
     private var found: [(name: String, markup: SCXMLForeignMarkup)] = []
     /// Indices into `found` of the open SCXML elements.
     private var open: [Int] = []
-    /// The foreign subtree being read: where it starts, its depth, the scope level of its root,
-    /// and the outside bindings it uses.
+    /// The foreign subtree being read: the offset of its `<`, its depth, where its root's own
+    /// namespace bindings start in the scanner's (those before are declared outside it), and the
+    /// outside bindings it uses.
     private var fragment: (start: Int, depth: Int, base: Int, uses: [SCXMLNamespaceBinding])?
     /// How deep inside markup held as a value (``XMLElementNode/markup``), which the tree does not list.
     private var markupDepth = 0
 
-    static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
-
-    private init(bytes: [UInt8]) {
-        self.bytes = bytes
-        self.decode = Self.decoder(for: bytes)
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        scanner = XMLScanner(bytes)
     }
 
-    /// The foreign content of `bytes`, whose SCXML elements are `tree`'s and became `paths`.
-    static func read(_ bytes: [UInt8], tree: XMLTree, paths: [SCXMLElementPath?]) -> SCXMLForeignContent {
+    /// The foreign content of `bytes` (the document as UTF-8, as ``XMLTreeReader/withUTF8(_:limits:_:)``
+    /// hands it out), whose SCXML elements are `tree`'s and became `paths`.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, tree: XMLTree, paths: [SCXMLElementPath?]) -> SCXMLForeignContent {
         var reader = ForeignContentReader(bytes: bytes)
-        reader.scan()
-        guard reader.found.count == tree.elements.count,
+        // The document was read without an error before; should the scanner find one now, there is
+        // no foreign content rather than a failed load.
+        guard (try? reader.scan()) != nil, reader.found.count == tree.elements.count,
             zip(reader.found, tree.elements).allSatisfy({ $0.name == $1.name })
         else { return SCXMLForeignContent() }
         var content = SCXMLForeignContent()
@@ -51,164 +47,87 @@ struct ForeignContentReader {
 
     // MARK: - Scanning
 
-    private mutating func scan() {
-        let count = bytes.count
-        while i < count {
-            guard bytes[i] == UInt8(ascii: "<") else {
-                i += 1
-                continue
-            }
-            // Each terminator is looked for after its opener: in `<!--->…-->` the first `-->`
-            // overlaps the `<!--` and is not the comment's end (found by LoaderFuzz).
-            if matches("<!--") {
-                skip(past: "-->", after: 4)
-            } else if matches("<![CDATA[") {
-                skip(past: "]]>", after: 9)
-            } else if matches("<?") {
-                skip(past: "?>", after: 2)
-            } else if matches("<!") {
-                skip(past: ">", after: 2)
-            } else if matches("</") {
-                skip(past: ">", after: 2)
-                endElement()
-            } else {
-                startTag()
+    private mutating func scan() throws(SCXMLError) {
+        while true {
+            switch try scanner.next() {
+            case .startTag: startTag()
+            case .endTag: endTag()
+            case .text, .cdata: continue
+            case .end: return
             }
         }
-    }
-
-    private func matches(_ s: StaticString) -> Bool {
-        let n = s.utf8CodeUnitCount
-        guard i + n <= bytes.count else { return false }
-        return s.withUTF8Buffer { u in (0..<n).allSatisfy { bytes[i + $0] == u[$0] } }
-    }
-
-    private mutating func skip(past terminator: StaticString, after opener: Int = 0) {
-        i = min(i + opener, bytes.count)
-        while i < bytes.count && !matches(terminator) { i += 1 }
-        i = min(i + terminator.utf8CodeUnitCount, bytes.count)
-    }
-
-    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
-
-    /// One attribute of a start tag: its name and the byte ranges of the whole attribute and of its value.
-    private struct RawAttribute {
-        var name: String
-        var whole: Range<Int>
-        var value: Range<Int>
     }
 
     private mutating func startTag() {
-        let start = i
-        i += 1
-        let nameStart = i
-        while i < bytes.count, !Self.isSpace(bytes[i]), bytes[i] != UInt8(ascii: "/"), bytes[i] != UInt8(ascii: ">") {
-            i += 1
-        }
-        let qName = decode(bytes[nameStart..<i])
-        var attributes: [RawAttribute] = []
-        var selfClosing = false
-        while i < bytes.count {
-            let b = bytes[i]
-            if Self.isSpace(b) {
-                i += 1
-            } else if b == UInt8(ascii: ">") {
-                i += 1
-                break
-            } else if b == UInt8(ascii: "/") {
-                selfClosing = true
-                i += 1
-            } else {
-                let attributeStart = i
-                while i < bytes.count, bytes[i] != UInt8(ascii: "="), !Self.isSpace(bytes[i]) { i += 1 }
-                let name = decode(bytes[attributeStart..<i])
-                while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "'") { i += 1 }
-                guard i < bytes.count else { break }
-                let quote = bytes[i]
-                i += 1
-                let valueStart = i
-                while i < bytes.count, bytes[i] != quote { i += 1 }
-                attributes.append(RawAttribute(name: name, whole: attributeStart..<(i + 1), value: valueStart..<i))
-                i += 1
-            }
-        }
-        var declarations: [String: String] = [:]
-        for a in attributes {
-            if a.name == "xmlns" {
-                declarations[""] = Self.unescape(decode(bytes[a.value]))
-            } else if a.name.hasPrefix("xmlns:") {
-                declarations[String(a.name.dropFirst(6))] = Self.unescape(decode(bytes[a.value]))
-            }
-        }
-        scopes.append(declarations)
-        let (prefix, _) = Self.split(qName)
-        let namespace = resolve(prefix)?.uri ?? ""
         if markupDepth > 0 {
             markupDepth += 1
         } else if fragment == nil, let parent = open.last, SCXMLSchema.markupElements.contains(found[parent].name) {
             markupDepth = 1
         } else if fragment != nil {
             fragment?.depth += 1
-            noteUses(qName: qName, attributes: attributes)
-        } else if scopes.count == 1 || namespace == scxmlNamespace || namespace == SCXMLNamespace.uri {
-            // As XMLTreeReader decides: the SCXML namespace is always SCXML's; no namespace is
+            noteUses()
+        } else if scanner.depth == 1 || scanner.namespace == scxmlNamespace || scanner.namespace == SCXMLNamespace.uri {
+            // As XMLTreeBuilder decides: the SCXML namespace is always SCXML's; no namespace is
             // when the root is in none.
-            if scopes.count == 1 { scxmlNamespace = namespace }
-            found.append((Self.split(qName).local, scxmlMarkup(attributes)))
+            if scanner.depth == 1 { scxmlNamespace = scanner.namespace }
+            found.append((scanner.localName, scxmlMarkup()))
             open.append(found.count - 1)
         } else {
-            fragment = (start, 1, scopes.count - 1, [])
-            noteUses(qName: qName, attributes: attributes)
+            fragment = (scanner.tagOffset, 1, scanner.declarationsStart, [])
+            noteUses()
         }
-        if selfClosing { endElement() }
     }
 
-    /// The foreign attributes and declarations of an SCXML element.
-    private func scxmlMarkup(_ attributes: [RawAttribute]) -> SCXMLForeignMarkup {
+    /// The foreign attributes and declarations of the current start tag, an SCXML element's.
+    private func scxmlMarkup() -> SCXMLForeignMarkup {
         var markup = SCXMLForeignMarkup()
-        for a in attributes {
-            if a.name == "xmlns" { continue }
-            let (prefix, local) = Self.split(a.name)
-            if prefix == "xmlns" {
-                let uri = Self.unescape(decode(bytes[a.value]))
+        for a in scanner.attributes where a.colon >= 0 {
+            if a.isDeclaration {
+                let uri = scanner.value(of: a)
                 if uri != scxmlNamespace && uri != SCXMLNamespace.uri {
-                    markup.namespaceDeclarations.append(SCXMLNamespaceBinding(prefix: local, uri: uri))
+                    markup.namespaceDeclarations.append(SCXMLNamespaceBinding(prefix: scanner.localName(of: a), uri: uri))
                 }
                 continue
             }
-            guard !prefix.isEmpty, let binding = resolve(prefix), binding.uri != SCXMLNamespace.uri else { continue }
+            let uri = scanner.namespace(of: a)
+            guard uri != SCXMLNamespace.uri else { continue }
+            // As written: name, white space, `=` and the quoted value, up to the closing quote.
             markup.attributes.append(
                 SCXMLForeignAttribute(
-                    text: decode(bytes[a.whole]), namespace: SCXMLNamespaceBinding(prefix: prefix, uri: binding.uri)))
+                    text: scanner.string(a.nameStart, a.valueEnd + 1),
+                    namespace: SCXMLNamespaceBinding(prefix: scanner.string(a.nameStart, a.colon), uri: uri)))
         }
         return markup
     }
 
-    /// Records the outside bindings that an element of the current fragment uses.
-    private mutating func noteUses(qName: String, attributes: [RawAttribute]) {
+    /// Records the outside bindings that the current start tag, in the fragment, uses.
+    private mutating func noteUses() {
         guard let base = fragment?.base else { return }
-        var prefixes = [Self.split(qName).prefix]
-        for a in attributes where a.name != "xmlns" {
-            let prefix = Self.split(a.name).prefix
-            if !prefix.isEmpty && prefix != "xmlns" { prefixes.append(prefix) }
+        var prefixes = [scanner.prefix]
+        for a in scanner.attributes where !a.isDeclaration && a.colon >= 0 {
+            prefixes.append(scanner.string(a.nameStart, a.colon))
         }
         for prefix in prefixes where prefix != "xml" {
-            let binding = resolve(prefix)
-            guard (binding?.level ?? -1) < base else { continue }
-            let used = SCXMLNamespaceBinding(prefix: prefix, uri: binding?.uri ?? "")
+            let (uri, index) = binding(of: prefix)
+            guard index < base else { continue }
+            let used = SCXMLNamespaceBinding(prefix: prefix, uri: uri)
             if fragment?.uses.contains(used) == false { fragment?.uses.append(used) }
         }
     }
 
-    private mutating func endElement() {
-        // More end tags than start tags would be a bug of this scanner (the reader checked the
-        // document): it gives no foreign content, never a trap.
-        guard !scopes.isEmpty else {
-            found.removeAll()
-            i = bytes.count
-            return
+    /// The innermost binding of `prefix` in scope, and its index in the scanner's bindings; for an
+    /// undeclared default namespace, no namespace at -1 (outside every fragment).
+    private func binding(of prefix: String) -> (uri: String, index: Int) {
+        let bindings = scanner.bindings
+        var k = bindings.count - 1
+        while k >= 0 {
+            if bindings[k].prefix == prefix { return (bindings[k].uri, k) }
+            k -= 1
         }
-        scopes.removeLast()
+        return ("", -1)
+    }
+
+    private mutating func endTag() {
         if markupDepth > 0 {
             markupDepth -= 1
             return
@@ -220,78 +139,11 @@ struct ForeignContentReader {
             }
             fragment = nil
             guard let parent = open.last else { return }
+            // The scanner is past the end tag (or past the `/>` of an empty-element tag).
             found[parent].markup.elements.append(
-                SCXMLForeignElement(text: decode(bytes[f.start..<i]), namespaces: f.uses))
-        } else if open.popLast() == nil {
-            found.removeAll()
-            i = bytes.count
-        }
-    }
-
-    /// The binding of a prefix and the scope level that declares it (-1: not declared, or `xml`).
-    private func resolve(_ prefix: String) -> (uri: String, level: Int)? {
-        if prefix == "xml" { return (Self.xmlNamespace, -1) }
-        for level in scopes.indices.reversed() {
-            if let uri = scopes[level][prefix] { return (uri, level) }
-        }
-        return prefix.isEmpty ? ("", -1) : nil
-    }
-
-    private static func split(_ qName: String) -> (prefix: String, local: String) {
-        guard let colon = qName.firstIndex(of: ":") else { return ("", qName) }
-        return (String(qName[..<colon]), String(qName[qName.index(after: colon)...]))
-    }
-
-    /// Replaces the predefined entities and character references of an attribute value.
-    static func unescape(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            guard let semi = rest[amp...].firstIndex(of: ";") else { break }
-            let entity = rest[rest.index(after: amp)..<semi]
-            switch entity {
-            case "amp": out += "&"
-            case "lt": out += "<"
-            case "gt": out += ">"
-            case "quot": out += "\""
-            case "apos": out += "'"
-            default:
-                let number: UInt32? =
-                    entity.hasPrefix("#x")
-                    ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-                if let number, let scalar = Unicode.Scalar(number) {
-                    out.unicodeScalars.append(scalar)
-                } else {
-                    out += rest[amp...semi]
-                }
-            }
-            rest = rest[rest.index(after: semi)...]
-        }
-        return out + rest
-    }
-
-    // MARK: - Encodings
-
-    /// Turns slices of the document into text, in the encoding its declaration names (one of
-    /// ``XMLTreeReader/acceptedEncodings``; UTF-8 when it names none).
-    private static func decoder(for bytes: [UInt8]) -> (ArraySlice<UInt8>) -> String {
-        let head = String(decoding: bytes.prefix(200), as: UTF8.self)
-        var encoding: String?
-        if head.hasPrefix("<?xml"), let end = head.range(of: "?>"),
-            let key = head.range(of: "encoding", range: head.startIndex..<end.lowerBound)
-        {
-            let rest = head[key.upperBound..<end.lowerBound].drop { $0 == "=" || $0.isWhitespace }
-            if let quote = rest.first, quote == "\"" || quote == "'" {
-                encoding = rest.dropFirst().prefix { $0 != quote }.uppercased()
-            }
-        }
-        return { slice in
-            slice.withUnsafeBufferPointer { b in
-                let utf8 = (try? XMLEncodings.utf8(of: b, declaredEncoding: encoding)) ?? nil
-                return utf8.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: b, as: UTF8.self)
-            }
+                SCXMLForeignElement(text: scanner.string(f.start, scanner.pos), namespaces: f.uses))
+        } else {
+            _ = open.popLast()
         }
     }
 }

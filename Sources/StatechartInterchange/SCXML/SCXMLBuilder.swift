@@ -31,6 +31,10 @@ struct SCXMLBuilder {
     var dataModel = SCXMLDataModelKind.null
     /// Executable content compiled to steps (data model charts, and `<if>` under the null one).
     var compiler: SCXMLStepCompiler?
+    /// The `cond`s of a document without a `datamodel` attribute, by element index: parsed once,
+    /// while deciding that the document needs no data model (``nullDataModelConditions(_:)``),
+    /// and used from here rather than parsed again.
+    var nullConditions: [Int: SCXMLCondition] = [:]
     /// Whether state ids must be XML IDs (``SCXMLLoadOptions/requiresXMLIDs``, rule R76).
     let requiresXMLIDs: Bool
 
@@ -61,6 +65,7 @@ struct SCXMLBuilder {
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
         if dataModel == .ecmascript || elements.contains(where: SCXMLStepCompiler.needsRunner) {
             var c = SCXMLStepCompiler(tree: tree, dataModel: dataModel, limits: ScriptLimits(), sources: sources)
+            c.nullConditions = nullConditions
             try c.compileAll()
             compiler = c
         }
@@ -181,7 +186,12 @@ struct SCXMLBuilder {
             case nil:
                 // SCXML leaves the default to the platform (rule R82): ECMAScript for a document that
                 // uses data or expressions, as SCION's and uSCXML's charts expect, else the null one.
-                dataModel = Self.usesData(tree) ? .ecmascript : .null
+                if let conditions = Self.nullDataModelConditions(tree) {
+                    dataModel = .null
+                    nullConditions = conditions
+                } else {
+                    dataModel = .ecmascript
+                }
             case "null"?: dataModel = .null
             case "ecmascript"?: dataModel = .ecmascript
             case let v?: throw attributes.invalid("datamodel", v, "supported data models: 'null' and 'ecmascript'")
@@ -193,7 +203,7 @@ struct SCXMLBuilder {
             try checkInitial(e)
             return .initial
         case .transition:
-            return try checkTransition(e, attributes: attributes)
+            return try checkTransition(e, at: i, attributes: attributes)
         case .onentry:
             return .onEntry
         case .onexit:
@@ -283,7 +293,7 @@ struct SCXMLBuilder {
         }
     }
 
-    private func checkTransition(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Item {
+    private func checkTransition(_ e: XMLElementNode, at index: Int, attributes: AttributeReader) throws(SCXMLError) -> Item {
         // `.*` is the wildcard written as a suffix of the empty name: the same as `*`.
         let events = try attributes.tokens("event")?.map { $0 == ".*" ? "*" : $0 }
         for token in events ?? [] where !Self.isEventDescriptorToken(token) {
@@ -296,7 +306,7 @@ struct SCXMLBuilder {
             if dataModel == .ecmascript {
                 cond = SCXMLDataBuilder.condition(ScriptExpression(text))
             } else {
-                guard let parsed = SCXMLCondition.parse(text) else {
+                guard let parsed = nullConditions[index] ?? SCXMLCondition.parse(text) else {
                     throw .unsupportedExpression(text, attribute: "cond", element: e.name, line: e.location.line)
                 }
                 cond = parsed.guardCondition
@@ -332,18 +342,28 @@ extension SCXMLBuilder {
         return SCXMLExecutableContent.stringLiteral(value) != nil
     }
 
-    /// Whether a document without a `datamodel` attribute needs a data model: it has an element
-    /// or an expression attribute the null data model refuses, or a `cond` other than `In()` logic.
-    static func usesData(_ tree: XMLTree) -> Bool {
-        tree.elements.dropFirst().contains { e in
+    /// Whether a document without a `datamodel` attribute can do without a data model, and if so
+    /// its `cond`s as parsed on the way, by element index; `nil` when it needs one: it has an
+    /// element or an expression attribute the null data model refuses, or a `cond` other than
+    /// `In()` logic. The parsed `cond`s are handed on so that none is parsed a second time.
+    static func nullDataModelConditions(_ tree: XMLTree) -> [Int: SCXMLCondition]? {
+        var conditions: [Int: SCXMLCondition] = [:]
+        for i in tree.elements.indices.dropFirst() {
+            let e = tree.elements[i]
             if e.kind?.nullDataModelRefusal != nil {
-                return !(e.kind == .content && tree.elements[e.parent].kind == .invoke && e.attributes["expr"] == nil)
+                // An <invoke>'s inline <content> is the document to start, not data.
+                if e.kind == .content && tree.elements[e.parent].kind == .invoke && e.attributes["expr"] == nil { continue }
+                return nil
             }
             if e.attributes.keys.contains(where: { SCXMLSchema.expressionAttributes.contains($0) && !isNullLogLiteral(e, $0) }) {
-                return true
+                return nil
             }
-            return e.attributes["cond"].map { SCXMLCondition.parse($0) == nil } ?? false
+            if let text = e.attributes["cond"] {
+                guard let parsed = SCXMLCondition.parse(text) else { return nil }
+                conditions[i] = parsed
+            }
         }
+        return conditions
     }
 
     /// Whether a token of a transition's `event` is an SCXML event descriptor: `*`, or a name

@@ -118,12 +118,16 @@ public enum SCXMLDocument {
     public static func loadDocument(data: Data, name: String = "scxml", options: SCXMLLoadOptions = .init())
         throws(SCXMLError) -> SCXMLLoadedDocument
     {
-        let tree = try XMLTreeReader.read(data, limits: options.limits)
-        var builder = SCXMLBuilder(tree: tree, options: options)
-        let chart = try compile(try builder.build(defaultName: name)) { () throws(SCXMLError) in tree }
-        let foreign = ForeignContentReader.read([UInt8](data), tree: tree, paths: builder.elementPaths())
-        let expressions = builder.dataModel == .ecmascript ? SCXMLExpressionCheck.diagnostics(tree) : []
-        return SCXMLLoadedDocument(chart: chart, foreignContent: foreign, expressionDiagnostics: expressions)
+        // The foreign content is collected from the same UTF-8 bytes the tree was read from (the
+        // transcoding of a document in another encoding), so its encoding is read once.
+        try XMLTreeReader.withUTF8(data, limits: options.limits) { (utf8) throws(SCXMLError) in
+            let tree = try XMLTreeReader.tree(ofUTF8: utf8, limits: options.limits)
+            var builder = SCXMLBuilder(tree: tree, options: options)
+            let chart = try compile(try builder.build(defaultName: name)) { () throws(SCXMLError) in tree }
+            let foreign = ForeignContentReader.read(utf8, tree: tree, paths: builder.elementPaths())
+            let expressions = builder.dataModel == .ecmascript ? SCXMLExpressionCheck.diagnostics(tree) : []
+            return SCXMLLoadedDocument(chart: chart, foreignContent: foreign, expressionDiagnostics: expressions)
+        }
     }
 
     /// Loads a document from a string together with its content of other namespaces.

@@ -44,12 +44,13 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
 
     private static let names: [String] = allCases.map { "\($0)" }
 
-    /// This kind as one bit of a ``Set`` mask.
+    /// This kind as one bit of a ``Mask``.
     @inline(__always)
     var bit: UInt32 { 1 << UInt32(rawValue) }
 
-    /// A set of kinds as bits.
-    struct Set: Sendable {
+    /// A set of kinds as bits. Named `Mask`, not `Set`, so that inside this type `Set` still
+    /// means `Swift.Set`.
+    struct Mask: Sendable {
         var bits: UInt32
         init(_ names: some Sequence<String>) {
             bits = names.reduce(0) { $0 | (SCXMLElementKind(name: $1)?.bit ?? 0) }
@@ -60,14 +61,14 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
 
     /// ``SCXMLSchema/stateElements``, ``SCXMLSchema/textElements``, ``SCXMLSchema/markupElements``,
     /// ``SCXMLSchema/executableContent`` as masks.
-    static let states = Set(SCXMLSchema.stateElements)
-    static let takesText = Set(SCXMLSchema.textElements)
-    static let holdsMarkup = Set(SCXMLSchema.markupElements)
-    static let executable = Set(SCXMLSchema.executableContent)
+    static let states = Mask(SCXMLSchema.stateElements)
+    static let takesText = Mask(SCXMLSchema.textElements)
+    static let holdsMarkup = Mask(SCXMLSchema.markupElements)
+    static let executable = Mask(SCXMLSchema.executableContent)
 
     /// The children each kind may have (``SCXMLSchema/allowedChildren``).
-    var allowedChildren: Set { Self.children[Int(rawValue)] }
-    private static let children: [Set] = allCases.map { Set(SCXMLSchema.allowedChildren[$0.name] ?? []) }
+    var allowedChildren: Mask { Self.children[Int(rawValue)] }
+    private static let children: [Mask] = allCases.map { Mask(SCXMLSchema.allowedChildren[$0.name] ?? []) }
 
     /// The attributes each kind may have (``SCXMLSchema/allowedAttributes``), those that are not
     /// expressions and those that are (``SCXMLSchema/expressionAttributes``): a few names each,

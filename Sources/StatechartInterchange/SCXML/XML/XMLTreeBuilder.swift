@@ -31,18 +31,13 @@ struct XMLTreeBuilder {
             switch try scanner.next() {
             case .startTag: try start()
             case .endTag: end()
-            case .text: try text(holdsText || !scanner.textIsPlainBlank ? scanner.text : nil)
-            case .cdata: try text(scanner.cdata)
+            case .text: try text(cdata: false)
+            case .cdata: try text(cdata: true)
             case .end:
                 guard !elements.isEmpty else { throw .emptyDocument }
                 return XMLTree(elements: elements)
             }
         }
-    }
-
-    /// Whether text goes into an element (it takes text or holds markup) rather than being checked.
-    private var holdsText: Bool {
-        foreignDepth == 0 && (markupDepth > 0 || (stack.last.map { SCXMLElementKind.takesText.contains(elements[$0].kind) } ?? false))
     }
 
     private mutating func start() throws(SCXMLError) {
@@ -151,18 +146,25 @@ struct XMLTreeBuilder {
         }
     }
 
-    /// Text or CDATA inside the root; `nil` for white space as written where text is not kept.
-    private mutating func text(_ text: String?) throws(SCXMLError) {
-        guard foreignDepth == 0, let text else { return }
+    /// The current text or CDATA section's content, decoded.
+    private func content(cdata: Bool) -> String { cdata ? scanner.cdata : scanner.text }
+
+    /// Text or CDATA inside the root. Where it goes is decided first, with one look at the open
+    /// element, and the content is decoded only where it is kept or has to be checked.
+    private mutating func text(cdata: Bool) throws(SCXMLError) {
+        guard foreignDepth == 0 else { return }
         if markupDepth > 0 {
-            elements[markupHolder].markup += SCXMLMarkup.escape(text, quote: false)
+            elements[markupHolder].markup += SCXMLMarkup.escape(content(cdata: cdata), quote: false)
             return
         }
         guard let open = stack.last else { return }
         if SCXMLElementKind.takesText.contains(elements[open].kind) {
-            elements[open].text += text
+            elements[open].text += content(cdata: cdata)
             return
         }
+        // Text that is only white space as written needs no decoding to be found blank.
+        if !cdata && scanner.textIsPlainBlank { return }
+        let text = content(cdata: cdata)
         guard !XMLWhitespace.isBlank(text) else { return }
         throw .unexpectedText(element: elements[open].name, line: scanner.textFirstVisibleLine)
     }

@@ -33,37 +33,50 @@ struct XMLTree: Sendable {
 
 /// Reads a document into an ``XMLTree`` with ``XMLScanner``, the loader's own XML reader.
 ///
-/// Before reading, the bytes are checked for what the reader does not take: a `<!DOCTYPE>` is
-/// refused, so no entity is ever declared and none is resolved; UTF-16 and UTF-32 are refused;
-/// and an encoding declaration may only name UTF-8 or one of a few single-byte encodings
-/// (``acceptedEncodings``), whose documents are turned into UTF-8 first. The document must start
-/// with `<` (after white space), so UTF-7 or EBCDIC, in which `<!DOCTYPE` would be other bytes,
-/// are refused too.
+/// Before reading, the bytes are checked for what the reader does not take: UTF-16 and UTF-32
+/// are refused, and an encoding declaration may only name UTF-8 or one of a few single-byte
+/// encodings (``acceptedEncodings``), whose documents are turned into UTF-8 first. The scanner
+/// then refuses a `<!DOCTYPE>`, so no entity is ever declared and none is resolved, and anything
+/// but white space and markup before the root, so UTF-7 or EBCDIC, in which `<!DOCTYPE` would
+/// be other bytes, are refused too.
 ///
 /// The ``SCXMLLimits`` are checked as the document is read: the size before reading, the nesting
 /// depth and the numbers of elements and states at each start tag, so reading stops at the first
 /// element over a limit.
 enum XMLTreeReader {
     static func read(_ data: Data, limits: SCXMLLimits = .default) throws(SCXMLError) -> XMLTree {
+        try withUTF8(data, limits: limits) { (utf8) throws(SCXMLError) in try tree(ofUTF8: utf8, limits: limits) }
+    }
+
+    /// Calls `body` with the document as UTF-8: the bytes themselves, or, for a document declared
+    /// in another accepted encoding, their transcoding, which lives only during the call. The
+    /// size, the encoding (UTF-16 and UTF-32 refused) and the declared encoding are checked first;
+    /// the document itself is not read.
+    static func withUTF8<Result>(
+        _ data: Data, limits: SCXMLLimits, _ body: (UnsafeBufferPointer<UInt8>) throws(SCXMLError) -> Result
+    ) throws(SCXMLError) -> Result {
         if data.count > limits.maximumFileSize {
             throw .limitExceeded(.fileSize, limit: limits.maximumFileSize, element: nil, line: nil)
         }
         let result = data.withUnsafeBytes { raw in
-            Result { () throws(SCXMLError) in try read(raw.bindMemory(to: UInt8.self), limits: limits) }
+            Swift.Result { () throws(SCXMLError) in try withUTF8(raw.bindMemory(to: UInt8.self), body) }
         }
         return try result.get()
     }
 
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: SCXMLLimits) throws(SCXMLError) -> XMLTree {
+    private static func withUTF8<Result>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(SCXMLError) -> Result
+    ) throws(SCXMLError) -> Result {
         try checkEncoding(bytes)
-        let encoding = try checkProlog(bytes)
+        let encoding = try declaredEncoding(bytes)
         if let utf8 = try XMLEncodings.utf8(of: bytes, declaredEncoding: encoding) {
-            return try utf8.withUnsafeBufferPointer { (utf8) throws(SCXMLError) in try build(utf8, limits: limits) }
+            return try utf8.withUnsafeBufferPointer { (utf8) throws(SCXMLError) in try body(utf8) }
         }
-        return try build(bytes, limits: limits)
+        return try body(bytes)
     }
 
-    private static func build(_ bytes: UnsafeBufferPointer<UInt8>, limits: SCXMLLimits) throws(SCXMLError) -> XMLTree {
+    /// Reads a document that ``withUTF8(_:limits:_:)`` handed out.
+    static func tree(ofUTF8 bytes: UnsafeBufferPointer<UInt8>, limits: SCXMLLimits) throws(SCXMLError) -> XMLTree {
         var builder = XMLTreeBuilder(scanner: XMLScanner(bytes), limits: limits)
         return try builder.build()
     }
@@ -84,50 +97,27 @@ enum XMLTreeReader {
         if head.contains(0) { throw .unsupportedEncoding("the document looks like UTF-16 or UTF-32") }
     }
 
-    /// Walks the prolog (XML declaration, comments, processing instructions, white space) up to
-    /// the root element and refuses a document type declaration. Returns the encoding the XML
-    /// declaration names, upper-cased, if it names one.
-    private static func checkProlog(_ bytes: UnsafeBufferPointer<UInt8>) throws(SCXMLError) -> String? {
-        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var encoding: String?
-        func matches(_ s: StaticString, at k: Int) -> Bool {
-            let n = s.utf8CodeUnitCount
-            guard k + n <= bytes.count else { return false }
-            return s.withUTF8Buffer { u in (0..<n).allSatisfy { bytes[k + $0] == u[$0] } }
+    /// The encoding named by the XML declaration the document starts with (after a byte order
+    /// mark), upper-cased; `nil` when there is no declaration there or it names none. This is all
+    /// that must be read before the document is transcoded: the scanner, reading the UTF-8 result,
+    /// checks the rest of the prolog (the declaration's form, a `<!DOCTYPE`, a declaration anywhere
+    /// else, anything but white space and markup before the root) with the lines it reports.
+    private static func declaredEncoding(_ bytes: UnsafeBufferPointer<UInt8>) throws(SCXMLError) -> String? {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let open: [UInt8] = Array("<?xml".utf8)
+        guard start + 5 < bytes.count, bytes[start..<(start + 5)].elementsEqual(open), XMLCharacters.isSpace(bytes[start + 5]) else {
+            return nil
         }
-        func skip(past terminator: StaticString, from k: Int) -> Int {
-            var j = k
-            while j < bytes.count && !matches(terminator, at: j) { j += 1 }
-            return j + terminator.utf8CodeUnitCount
-        }
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
-                i += 1
-            } else if matches("<?", at: i) {
-                let end = skip(past: "?>", from: i + 2)
-                if matches("<?xml", at: i), i + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i + 5]) {
-                    encoding = try checkDeclaredEncoding(
-                        UnsafeBufferPointer(rebasing: bytes[(i + 5)..<min(end, bytes.count)]), line: line(ofOffset: i, in: bytes))
-                }
-                i = end
-            } else if matches("<!--", at: i) {
-                i = skip(past: "-->", from: i + 4)
-            } else if matches("<!", at: i) {
-                throw .documentTypeDeclaration(line: line(ofOffset: i, in: bytes))
-            } else if b == UInt8(ascii: "<") {
-                return encoding
-            } else {
-                // Not markup: either text before the root or an encoding whose `<` is another byte.
-                throw .malformedXML("expected '<'", line: line(ofOffset: i, in: bytes))
-            }
-        }
-        return encoding
+        // The declaration's text runs to its `?>` (included), or to the end of the document.
+        var end = start + 5
+        while end + 1 < bytes.count, bytes[end] != UInt8(ascii: "?") || bytes[end + 1] != UInt8(ascii: ">") { end += 1 }
+        let textEnd = end + 1 < bytes.count ? end + 2 : bytes.count
+        return try checkDeclaredEncoding(UnsafeBufferPointer(rebasing: bytes[(start + 5)..<textEnd]), line: 1)
     }
 
     /// The encodings a document may declare: UTF-8 and single-byte encodings that are
-    /// ASCII-compatible, so that the byte-level prolog check above sees a `<!DOCTYPE` in any of
-    /// them. (While the loader read documents with libxml2, every one of them also had to map
+    /// ASCII-compatible, so that the declaration reads the same in any of them before the
+    /// document is transcoded. (While the loader read documents with libxml2, every one of them also had to map
     /// every byte: libxml2 2.9 crashed on a byte without a character in the declared encoding.)
     static let acceptedEncodings: Set<String> = [
         "UTF-8", "UTF8", "US-ASCII", "ASCII", "ISO-8859-1", "ISO8859-1", "ISO_8859-1", "LATIN1", "ISO-8859-2",
