@@ -5,7 +5,7 @@ import StatechartInterchange
 /// libFuzzer's entry point: loads the input as an SCXML document. Every outcome must be a chart
 /// or a typed ``SCXMLError`` whose description, line and element can be read; a chart that loads
 /// must export to SCXML that loads again into a chart with the same states, and its content of
-/// other namespaces (read by a hand-written scanner) must survive that round trip: exporting the
+/// other namespaces (collected from the reader's own tokens) must survive that round trip: exporting the
 /// reloaded document gives the same text. Anything else — a
 /// trap, a hang (libFuzzer's -timeout), memory exhaustion (-rss_limit_mb) — is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
