@@ -1,4 +1,4 @@
-@testable import Statechart
+@testable @_spi(Testing) import Statechart
 import Testing
 
 /// The configuration keeps its bits and its sorted list in one buffer with room for the chart's
@@ -139,6 +139,28 @@ struct ConfigurationTests {
             }
             #expect(m.configuration.storage.count == room, "seed \(seed): the configuration grew")
         }
+    }
+
+    @Test("a bound past the room a configuration makes at first: the list grows when the machine gets there")
+    func largeBoundGrows() throws {
+        var d = ChartDefinition<String, Void>(name: "wide", eventName: { $0 })
+        let idle = d.addState("idle", in: d.root)
+        let wide = d.addState("wide", kind: .parallel, in: d.root)
+        let regions = Configuration.roomLimit + 10
+        for i in 0..<regions { d.addState("r\(i)", in: wide) }
+        d.addTransition(TransitionDefinition(on: .event("open"), to: ["wide"]), from: idle)
+        d.addTransition(TransitionDefinition(on: .event("close"), to: ["idle"]), from: wide)
+        let chart = try Chart(d)
+        #expect(chart.configurationBound == regions + 1)
+        var m = ChartInstance(chart: chart, context: ())
+        try m.start()
+        #expect(m.configuration.storage.count == Int(m.configuration.listStart) + Configuration.roomLimit)
+        #expect(try m.send("open"))
+        #expect(m.activeStates.count == regions + 1)
+        #expect(m.invariantViolations().isEmpty)
+        #expect(try m.send("close"))
+        #expect(m.activeAtomicIDs == ["idle"])
+        #expect(m.invariantViolations().isEmpty)
     }
 
     @Test("a flat machine, whose transitions all have precomputed entry sets, never allocates the entry-set builder's marks")

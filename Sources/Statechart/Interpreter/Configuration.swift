@@ -6,7 +6,9 @@
 /// instead of two, and one uniqueness check per change instead of one per array (issue 16,
 /// "Memory": a machine made five allocations when it was created and started). The list's room is
 /// the chart's ``Chart/configurationBound``, the most states that can be active at once, so a
-/// legal configuration never makes it grow.
+/// legal configuration never makes it grow — up to ``roomLimit`` states: a chart whose bound is
+/// larger (a parallel state of thousands of regions) grows the list when it gets there rather
+/// than give every machine that room from the start.
 @usableFromInline
 struct Configuration: Sendable, Equatable {
     /// Words `0 ..< listStart`: bit `s & 31` of word `s >> 5` is set when state `s` is active.
@@ -16,11 +18,15 @@ struct Configuration: Sendable, Equatable {
     @usableFromInline var listStart: Int32
     @usableFromInline var listCount: Int32 = 0
 
-    /// A configuration for a chart of `stateCount` states, with room for `bound` active states.
+    /// The most room for active states a configuration makes when it is created.
+    @inlinable static var roomLimit: Int { 4096 }
+
+    /// A configuration for a chart of `stateCount` states, with room for `bound` active states
+    /// (at most ``roomLimit``).
     @inlinable init(stateCount: Int, bound: Int) {
         let words = (stateCount + 31) / 32
         listStart = Int32(words)
-        storage = Array(repeating: 0, count: words + max(bound, 1))
+        storage = Array(repeating: 0, count: words + max(min(bound, Self.roomLimit), 1))
     }
 
     /// The number of active states.
