@@ -82,6 +82,41 @@ struct LeanPathTests {
         #expect(m.invariantViolations().isEmpty)
     }
 
+    @Test("R8, R34: one static transition with exit, transition and entry actions: each exit action sees its state still active, the transition's actions see neither side, each entry action sees its state and not the ones entered after it — on the lean path as on the general one")
+    func actionsSeeTheMicrostepsConfiguration() throws {
+        var d = ChartDefinition<String, [String]>(name: "seen", eventName: { $0 })
+        let a = d.addState("a", in: d.root)
+        let a1 = d.addState("a1", in: a)
+        let b = d.addState("b", in: d.root)
+        let b1 = d.addState("b1", in: b)
+        func observe(_ label: String) -> Action<String, [String]> {
+            .content(label) { scope, environment in
+                let active = ["a", "a1", "b", "b1"].filter { environment.isActive($0) }
+                scope.context.append("\(label): \(active.joined(separator: " "))")
+            }
+        }
+        d.addOnExit([observe("exit a")], to: a)
+        d.addOnExit([observe("exit a1")], to: a1)
+        d.addOnEntry([observe("enter b")], to: b)
+        d.addOnEntry([observe("enter b1")], to: b1)
+        d.addTransition(TransitionDefinition(on: .event("go"), to: ["b1"], actions: [observe("go")]), from: a1)
+        d.addTransition(TransitionDefinition(on: .event("back"), to: ["a1"]), from: b1)
+        let chart = try Chart(d)
+        var runs: [[String]] = []
+        for traced in [false, true] {
+            var m = ChartInstance(chart: chart, context: [String]())
+            m.isTracing = traced
+            try m.start()
+            m.context.removeAll()
+            #expect(try m.send("go"))
+            #expect(try m.send("back"))
+            #expect(m.invariantViolations().isEmpty)
+            runs.append(m.context)
+        }
+        #expect(runs[0] == ["exit a1: a a1", "exit a: a", "go: ", "enter b: b", "enter b1: b b1"], "lean: \(runs[0])")
+        #expect(runs[0] == runs[1], "lean \(runs[0]) / general \(runs[1])")
+    }
+
     @Test("R59, R4: canHandle predicts what send does at every step of 1,000 random walks (exact and SCXML descriptors, guards included)")
     func canHandlePredictsSend() throws {
         // Selection and the query are one walk (`SelectionWalk.swift`); this checks that they

@@ -85,6 +85,7 @@ enum RandomCharts {
                 var actions: [Action<String, Int>] = [
                     orderedEffects ? .run("mark") { $0.context = ($0.context &* 31 &+ mark) & 0xFFFF } : .run("count") { $0.context += 1 }
                 ]
+                if orderedEffects && Int.random(in: 0..<3, using: &rng) == 0 { actions.append(observing(ids, &rng)) }
                 if Int.random(in: 0..<5, using: &rng) == 0 { actions.append(.raise(events.randomElement(using: &rng)!)) }
                 if Int.random(in: 0..<8, using: &rng) == 0 { actions.append(.send(events.randomElement(using: &rng)!)) }
                 d.addTransition(
@@ -99,13 +100,26 @@ enum RandomCharts {
                 d.addOnEntry(
                     [orderedEffects ? .run("enter") { $0.context = ($0.context &* 37 &+ mark) & 0xFFFF } : .run("enter") { $0.context += 2 }],
                     to: source)
+                if orderedEffects && Bool.random(using: &rng) { d.addOnEntry([observing(ids, &rng)], to: source) }
             }
             if orderedEffects && source != d.root && Int.random(in: 0..<4, using: &rng) == 0 {
                 let mark = Int.random(in: 1..<1_000, using: &rng)
                 d.addOnExit([.run("exit") { $0.context = ($0.context &* 41 &+ mark) & 0xFFFF }], to: source)
+                if Bool.random(using: &rng) { d.addOnExit([observing(ids, &rng)], to: source) }
             }
         }
         return d
+    }
+
+    /// Content that folds into the context whether two random states are active while it runs
+    /// (SCXML's `In()`), so that a walk records which states each action saw active: the
+    /// microstep's order of exits, removals, actions and entries (rule R8), not only the order
+    /// actions ran in.
+    static func observing(_ ids: [String], _ rng: inout SplitMix64) -> Action<String, Int> {
+        let watched = [ids.randomElement(using: &rng)!, ids.randomElement(using: &rng)!]
+        return .content("observe") { scope, environment in
+            for id in watched { scope.context = (scope.context &* 43 &+ (environment.isActive(id) ? 7 : 3)) & 0xFFFF }
+        }
     }
 
     /// `.event(e)` for a plain name when `exact`, else the SCXML descriptor.

@@ -35,9 +35,7 @@ extension ChartInstance {
         selectedDomains.removeAll()
         selectedDomains.append(domain(of: t))
         computeEntrySet()
-        if !chart.transitions[Int(t)].actions.isEmpty {
-            runBlock(chart.transitions[Int(t)].actions, state: chart.transitions[Int(t)].source)
-        }
+        if !chart.transitions[Int(t)].actions.isEmpty { runTransitionActions(t) }
         enterStates()
         runToCompletion()
         processExternalQueue()

@@ -44,9 +44,7 @@ extension ChartInstance {
             let t = selected[n]
             n += 1
             if isTracing { traceTransition(t) }
-            if !chart.transitions[Int(t)].actions.isEmpty {
-                runBlock(chart.transitions[Int(t)].actions, state: chart.transitions[Int(t)].source)
-            }
+            if !chart.transitions[Int(t)].actions.isEmpty { runTransitionActions(t) }
         }
         // 5. Entry in document order.
         enterStates()
@@ -72,14 +70,7 @@ extension ChartInstance {
             let s = scope.exits[k]
             k += 1
             if isTracing { trace.append(.exited(chart.ids[Int(s)])) }
-            if chart.states[Int(s)].hasExitActions {
-                let blocks = chart.exitActions[Int(s)].count  // by index, as in enterStates()
-                var b = 0
-                while b < blocks {
-                    runBlock(chart.exitActions[Int(s)][b], state: s)
-                    b += 1
-                }
-            }
+            runExitActions(of: s)
             if chart.hasInvocations { stopInvocations(of: s) }
             configuration.remove(s)
         }
@@ -145,14 +136,7 @@ extension ChartInstance {
             k += 1
             configuration.insert(s)
             if isTracing { trace.append(.entered(chart.ids[Int(s)])) }
-            if chart.states[Int(s)].hasEntryActions {
-                let blocks = chart.entryActions[Int(s)].count
-                var b = 0
-                while b < blocks {
-                    runBlock(chart.entryActions[Int(s)][b], state: s)
-                    b += 1
-                }
-            }
+            runEntryActions(of: s)
             if entrySet.takeDefaultMark(s) {
                 let initial = Int(chart.states[Int(s)].initialTransition)
                 if !chart.transitions[initial].actions.isEmpty { runBlock(chart.transitions[initial].actions, state: s) }
@@ -163,6 +147,31 @@ extension ChartInstance {
             }
             if chart.hasInvocations && !chart.invocations[Int(s)].isEmpty { startInvocations(of: s) }
             if chart.states[Int(s)].kind == .final { enteredFinal(s) }
+        }
+    }
+
+    /// Runs a state's entry actions, block by block (a block that throws does not stop the next).
+    @inlinable @inline(__always)
+    mutating func runEntryActions(of s: Int32) {
+        guard chart.states[Int(s)].hasEntryActions else { return }
+        // By index, and the chart read through `self`: see enterStates().
+        let blocks = chart.entryActions[Int(s)].count
+        var b = 0
+        while b < blocks {
+            runBlock(chart.entryActions[Int(s)][b], state: s)
+            b += 1
+        }
+    }
+
+    /// Runs a state's exit actions, block by block.
+    @inlinable @inline(__always)
+    mutating func runExitActions(of s: Int32) {
+        guard chart.states[Int(s)].hasExitActions else { return }
+        let blocks = chart.exitActions[Int(s)].count
+        var b = 0
+        while b < blocks {
+            runBlock(chart.exitActions[Int(s)][b], state: s)
+            b += 1
         }
     }
 

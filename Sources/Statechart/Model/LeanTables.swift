@@ -26,8 +26,22 @@ struct LeanTransition: Sendable {
         /// The domain and entry set were precomputed: no history target, no dynamic target.
         @inlinable static var isStatic: Flags { Flags(rawValue: 1 << 0) }
         /// Entering its entry set runs nothing: no entry actions, no initial-transition actions of
-        /// states entered by default, no invoked work, no final state (so no done event).
+        /// states entered by default, no invoked work, no final state (so no done event). Implies
+        /// ``entryActionsOnly``.
         @inlinable static var plainEntry: Flags { Flags(rawValue: 1 << 1) }
+        /// Entering its entry set runs at most the entered states' own entry actions: no
+        /// initial-transition actions of states entered by default, no invoked work, no final
+        /// state. One transition with this flag takes the single-transition microstep
+        /// (``ChartInstance/takeStaticTransition(_:)``) whatever actions it runs.
+        @inlinable static var entryActionsOnly: Flags { Flags(rawValue: 1 << 4) }
+
+        /// What a transition that only moves the configuration has, besides ``conditional``
+        /// (its guard was evaluated when it was selected): a precomputed entry set that runs
+        /// nothing, and no actions of its own.
+        @inlinable static var splice: Flags { Flags([.isStatic, .plainEntry, .entryActionsOnly]) }
+
+        /// The flags that decide how the transition is taken: all but ``conditional``.
+        @inlinable var taking: Flags { Flags(rawValue: rawValue & ~Flags.conditional.rawValue) }
         /// It has actions of its own.
         @inlinable static var hasActions: Flags { Flags(rawValue: 1 << 2) }
         /// Selecting it needs more than its descriptor: a guard, an asynchronous guard or dynamic targets.
@@ -95,23 +109,28 @@ struct LeanTables {
             // Kept entry sets are only computed for static domains (never -2, never dynamic targets).
             if fixed.exists {
                 flags.insert(.isStatic)
+                var simple = true
                 var plain = true
                 for k in Int(fixed.start)..<Int(fixed.end) {
                     let s = Int(staticEntryPool[k])
-                    if states[s].hasEntryActions || states[s].kind == .final || invokes[s] {
-                        plain = false
+                    if states[s].kind == .final || invokes[s] {
+                        simple = false
                         break
                     }
+                    if states[s].hasEntryActions { plain = false }
                 }
                 let defaults = staticDefaults[t]
-                if plain {
+                if simple {
                     for k in Int(defaults.start)..<Int(defaults.end)
                     where hasActions[Int(states[Int(staticDefaultPool[k])].initialTransition)] {
-                        plain = false
+                        simple = false
                         break
                     }
                 }
-                if plain { flags.insert(.plainEntry) }
+                if simple {
+                    flags.insert(.entryActionsOnly)
+                    if plain { flags.insert(.plainEntry) }
+                }
             }
             transitions.append(
                 LeanTransition(
