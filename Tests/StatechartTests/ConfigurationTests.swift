@@ -23,7 +23,7 @@ struct ConfigurationTests {
         }
     }
 
-    @Test("every operation keeps the list sorted and the bits equal to it (random operations against a model, 70 states across three words)")
+    @Test("every operation keeps the list sorted and the bits equal to it (random operations against a model, 70 states across three words), cutting the tail and appending a last state included")
     func operationsAgainstAModel() {
         let stateCount: Int32 = 70
         for seed in UInt64(1)...60 {
@@ -33,7 +33,7 @@ struct ConfigurationTests {
             var model: [Int32] = []
             for step in 0..<80 {
                 let what = "seed \(seed), step \(step)"
-                switch Int.random(in: 0..<8, using: &rng) {
+                switch Int.random(in: 0..<10, using: &rng) {
                 case 0:
                     let s = Int32.random(in: 0..<stateCount, using: &rng)
                     c.insert(s)
@@ -80,6 +80,18 @@ struct ConfigurationTests {
                     // A copy is a value: changing one leaves the other as it was.
                     #expect(Array(copy.list) == model, "\(what): the copy changed")
                     c = copy
+                case 7:
+                    // The tail cut from a position (a chain's exits before its actions run).
+                    let position = Int.random(in: 0...model.count, using: &rng)
+                    c.removeTail(from: position)
+                    model = Array(model.prefix(position))
+                case 8:
+                    // A state after every active one (a chain's entries, one by one).
+                    let floor = (model.last ?? -1) + 1
+                    guard floor < stateCount else { continue }
+                    let s = Int32.random(in: floor..<stateCount, using: &rng)
+                    c.append(last: s)
+                    model.append(s)
                 default:
                     if Int.random(in: 0..<4, using: &rng) == 0 {
                         c.removeAll()

@@ -177,6 +177,29 @@ struct Configuration: Sendable, Equatable {
         listCount += Int32(added)
     }
 
+    /// Drops the list from `position` on (the exit of a chain's tail, before the transition's
+    /// actions run).
+    @inlinable @inline(__always)
+    mutating func removeTail(from position: Int) {
+        let start = Int(listStart)
+        let end = start + Int(listCount)
+        storage.withUnsafeMutableBufferPointer { words in Self.leave(words, from: start + position, to: end) }
+        listCount = Int32(position)
+    }
+
+    /// Appends a state that comes after every active one in document order (an entry below the
+    /// last active state): no search and no shift, unlike ``insert(_:)``.
+    @inlinable @inline(__always)
+    mutating func append(last s: Int32) {
+        reserveList(count + 1)
+        let slot = Int(listStart + listCount)
+        storage.withUnsafeMutableBufferPointer { words in
+            words[Int(s) >> 5] |= 1 << UInt32(s & 31)
+            words[slot] = UInt32(bitPattern: s)
+        }
+        listCount += 1
+    }
+
     /// Drops the list from `position` on and appends `states[range]`, which must all come after
     /// the states kept, in ascending order: the exit and entry of a chain in one pass.
     @inlinable @inline(__always)

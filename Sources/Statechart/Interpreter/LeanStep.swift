@@ -148,6 +148,9 @@ extension ChartInstance {
         let run = exits.start..<exits.end
         let exitActions = exits.work == ExitRun.exitActions
         let entries = lean.entryStart..<lean.entryEnd
+        // The run is the list's tail (a chain, or the last region): exits cut the list, entries
+        // (all deeper than the domain) are appended.
+        let tail = run.upperBound == configuration.count
         var exited = false
         // 1. Exits, in reverse document order; removing a state moves only the states after it.
         if exitActions {
@@ -162,7 +165,7 @@ extension ChartInstance {
         }
         // 2. The transition's actions.
         if lean.flags.contains(.hasActions) {
-            if !exited { splice(run, with: entries.lowerBound..<entries.lowerBound) }
+            if !exited { leave(run, tail: tail) }
             exited = true
             runTransitionActions(t)
         }
@@ -174,15 +177,25 @@ extension ChartInstance {
             runEntryActions(of: chart.leanEntries[Int(entries.lowerBound)])
             return true
         }
-        if !exited { splice(run, with: entries.lowerBound..<entries.lowerBound) }
+        if !exited { leave(run, tail: tail) }
         var k = entries.lowerBound
         while k < entries.upperBound {
             let s = chart.leanEntries[Int(k)]
             k += 1
-            configuration.insert(s)
+            if tail { configuration.append(last: s) } else { configuration.insert(s) }
             runEntryActions(of: s)
         }
         return true
+    }
+
+    /// Removes the states of `run` from the configuration's list, before anything else runs.
+    @inlinable @inline(__always)
+    mutating func leave(_ run: Range<Int>, tail: Bool) {
+        if tail {
+            configuration.removeTail(from: run.lowerBound)
+        } else {
+            splice(run, with: 0..<0)
+        }
     }
 
     /// Replaces the run of the configuration's list with the states `chart.leanEntries[entries]`
@@ -210,6 +223,9 @@ extension ChartInstance {
     mutating func takeStaticTransition(_ t: Int32, exiting run: Range<Int>, exitActions: Bool) {
         let lean = chart.lean[Int(t)]
         let entries = lean.entryStart..<lean.entryEnd
+        // The run is the list's tail (a chain, or the last region): exits cut the list, entries
+        // (all deeper than the domain) are appended.
+        let tail = run.upperBound == configuration.count
         var exited = false
         // 1. Exits, in reverse document order; removing a state moves only the states after it.
         if exitActions {
@@ -224,7 +240,7 @@ extension ChartInstance {
         }
         // 2. The transition's actions.
         if lean.flags.contains(.hasActions) {
-            if !exited { splice(run, with: entries.lowerBound..<entries.lowerBound) }
+            if !exited { leave(run, tail: tail) }
             exited = true
             runTransitionActions(t)
         }

@@ -315,9 +315,14 @@ extension ChartInstance {
         }
     }
 
-    @inlinable
+    /// Takes the effects the action just ran queued (the test is inline: most actions queue none).
+    @inlinable @inline(__always)
     mutating func applyEffects() {
-        guard !scope.effects.isEmpty else { return }
+        if !scope.effects.isEmpty { applyQueuedEffects() }
+    }
+
+    @inlinable
+    mutating func applyQueuedEffects() {
         // By index: copying the array out and clearing it would reallocate its storage.
         var i = 0
         while i < scope.effects.count {
