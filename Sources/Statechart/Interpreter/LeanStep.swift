@@ -211,60 +211,11 @@ extension ChartInstance {
         }
     }
 
-    /// One static transition whose microstep runs actions (rule R8, SCXML `microstep`): the
-    /// states of `run` exit deepest first, each one's exit actions running while it is still
-    /// active; the transition's actions run with neither the exited nor the entered states
-    /// active; each entered state is active when its entry actions run, and the states after it
-    /// are not yet. Where nothing runs in between, the list changes in one splice, as in
-    /// ``takePlainTransition(_:)``. History, invoked work, final states and the actions of
-    /// default entries are not handled here: ``takePlainTransition(_:)`` leaves those
-    /// transitions to the general microstep.
-    @inlinable
-    mutating func takeStaticTransition(_ t: Int32, exiting run: Range<Int>, exitActions: Bool) {
-        let lean = chart.lean[Int(t)]
-        let entries = lean.entryStart..<lean.entryEnd
-        // The run is the list's tail (a chain, or the last region): exits cut the list, entries
-        // (all deeper than the domain) are appended.
-        let tail = run.upperBound == configuration.count
-        var exited = false
-        // 1. Exits, in reverse document order; removing a state moves only the states after it.
-        if exitActions {
-            var i = run.upperBound
-            while i > run.lowerBound {
-                i -= 1
-                let s = configuration[i]
-                runExitActions(of: s)
-                configuration.remove(s)
-            }
-            exited = true
-        }
-        // 2. The transition's actions.
-        if lean.flags.contains(.hasActions) {
-            if !exited { leave(run, tail: tail) }
-            exited = true
-            runTransitionActions(t)
-        }
-        // 3. Entries in document order. With one state to enter and the run still in the list,
-        //    the splice of a step that runs nothing; otherwise each state is added, then its
-        //    entry actions run.
-        if !exited && entries.count == 1 {
-            splice(run, with: entries)
-            runEntryActions(of: chart.leanEntries[Int(entries.lowerBound)])
-            return
-        }
-        if !exited { splice(run, with: entries.lowerBound..<entries.lowerBound) }
-        var k = entries.lowerBound
-        while k < entries.upperBound {
-            let s = chart.leanEntries[Int(k)]
-            k += 1
-            configuration.insert(s)
-            runEntryActions(of: s)
-        }
-    }
-
     /// Runs a transition's own actions, with its source as the scope's state.
     @inlinable @inline(__always)
     mutating func runTransitionActions(_ t: Int32) {
+        let boxed = chart.closures.transitions[Int(t)]
+        if boxed.exists { return runClosures(boxed) }
         runBlock(chart.transitions[Int(t)].actions, state: chart.transitions[Int(t)].source)
     }
 

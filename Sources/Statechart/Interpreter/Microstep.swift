@@ -154,6 +154,8 @@ extension ChartInstance {
     @inlinable @inline(__always)
     mutating func runEntryActions(of s: Int32) {
         guard chart.states[Int(s)].hasEntryActions else { return }
+        let boxed = chart.closures.entries[Int(s)]
+        if boxed.exists { return runClosures(boxed) }
         // By index, and the chart read through `self`: see enterStates().
         let blocks = chart.entryActions[Int(s)].count
         var b = 0
@@ -167,6 +169,8 @@ extension ChartInstance {
     @inlinable @inline(__always)
     mutating func runExitActions(of s: Int32) {
         guard chart.states[Int(s)].hasExitActions else { return }
+        let boxed = chart.closures.exits[Int(s)]
+        if boxed.exists { return runClosures(boxed) }
         let blocks = chart.exitActions[Int(s)].count
         var b = 0
         while b < blocks {
@@ -272,6 +276,22 @@ extension ChartInstance {
                 ? "action \(named() ? "'\(label())' " : "")of '\(owner)' threw \(error)" : "content of '\(owner)' failed: \(error)"
             fail(message, sendID: (error as? any SendFailure)?.sendID, data: described?.errorData ?? .undefined)
             return false
+        }
+    }
+
+    /// Runs a block of boxed closures (``ClosureBlocks``): each is called through a reference the
+    /// chart keeps alive, with no retain or release. When one throws, the rest of the block is
+    /// skipped (rule R14), as in ``runBlock(_:state:)``.
+    @inlinable
+    mutating func runClosures(_ block: ClosureBlock) {
+        var i = block.start
+        while i < block.end {
+            let box = chart.closures.pool[Int(i)]
+            i += 1
+            let ran = box._withUnsafeGuaranteedRef { action in
+                runClosure(action.name ?? "action", named: action.name != nil, state: block.state) { try action.body(&$0) }
+            }
+            if !ran { return }
         }
     }
 

@@ -60,7 +60,18 @@ extension ChartInstance {
     /// asynchronous guard answered yes (rule R58) and its dynamic targets resolve.
     @inlinable
     mutating func conditionsHold(_ t: Int32, event: ChartEvent<Event>?) -> Bool {
-        if let g = chart.transitions[Int(t)].guardCondition, !evaluate(g, event: event, transition: t) {
+        if let boxed = chart.closures.guards[Int(t)] {
+            // A predicate, called through the chart's box: no retain (``ClosureBlocks``).
+            let holds = boxed._withUnsafeGuaranteedRef { g in
+                do {
+                    return try g.predicate(scope.context, event)
+                } catch {
+                    guardThrew(transition: t, error)
+                    return false
+                }
+            }
+            if !holds { return false }
+        } else if let g = chart.transitions[Int(t)].guardCondition, !evaluate(g, event: event, transition: t) {
             return false
         }
         if chart.hasAsyncGuards, chart.transitions[Int(t)].asyncGuard != nil, asyncGuardResults[t] != true {
@@ -109,6 +120,12 @@ extension ChartInstance {
         asyncGuardResults = results
     }
 
+    /// A guard's closure threw: it counts as false, and `error.execution` is raised.
+    @usableFromInline
+    mutating func guardThrew(transition: Int32, _ error: any Error) {
+        fail("guard of \(describeTransition(transition)) threw \(error)")
+    }
+
     /// Evaluates a guard; a throwing predicate counts as false and raises `error.execution`.
     @inlinable
     mutating func evaluate(_ g: CompiledGuard<Event, Context>, event: ChartEvent<Event>?, transition: Int32) -> Bool {
@@ -129,7 +146,7 @@ extension ChartInstance {
                 if case .withInput(let p) = g { return try p(GuardInput(context: scope.context, environment: environment(event: event))) }
                 return false
             } catch {
-                fail("guard of \(describeTransition(transition)) threw \(error)")
+                guardThrew(transition: transition, error)
                 return false
             }
         case .expression(_, let evaluate):

@@ -61,6 +61,8 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// ``eventCandidates`` with each exact event descriptor inline, for selection without
     /// reading ``Transition``.
     @usableFromInline let leanCandidates: ChartTable<LeanCandidate<Event>>
+    /// The blocks of closure actions, boxed to be called without reference counting.
+    @usableFromInline let closures: ClosureBlocks<Event, Context>
     /// State ids by index.
     @inlinable public var ids: [String] { names.ids }
     @usableFromInline let locations: [SourceLocation?]
@@ -81,6 +83,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.eventlessCandidates = ChartTable(c.eventlessCandidates)
         self.childIndices = c.childIndices
         self.entryActions = a.entryActions
+        self.closures = a.closures
         self.exitActions = a.exitActions
         self.hasEventless = !c.eventlessCandidates.isEmpty
         self.historyCount = c.historyCount
@@ -106,6 +109,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         lean.free()
         leanEntries.free()
         leanCandidates.free()
+        closures.free()
         staticDefaults.free()
         staticDefaultEntries.free()
     }

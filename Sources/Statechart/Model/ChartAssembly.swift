@@ -13,6 +13,8 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
     @usableFromInline var leanCandidates: [LeanCandidate<Event>] = []
     @usableFromInline var lean: LeanTables
     @usableFromInline var hasAsyncGuards = false
+    /// Built last, from the blocks above (``ClosureBlocks``); the chart takes it over.
+    @usableFromInline var closures: ClosureBlocks<Event, Context>
 
     @inlinable
     init(_ definition: ChartDefinition<Event, Context>, _ compiler: ChartCompiler) {
@@ -78,6 +80,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             leanCandidates.append(
                 LeanCandidate(transition: t, event: exact, conditional: lean.transitions[Int(t)].flags.contains(.conditional)))
         }
+        closures = ClosureBlocks(transitions: transitions, entryActions: entryActions, exitActions: exitActions)
     }
 
     /// A descriptor with its state id resolved (the compiler has checked that it resolves).
