@@ -84,6 +84,7 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
 
     /// Appends a transition to a state's transitions (document order is the order of these calls).
     /// For a history state, the transition is its default: taken when it has no stored history.
+    @inlinable
     public mutating func addTransition(_ transition: TransitionDefinition<Event, Context>, from state: Node) {
         outline.appendTransition(TransitionOutline(transition), to: state.rawValue)
         transitions.append(transition)

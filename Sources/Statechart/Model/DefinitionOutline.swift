@@ -33,6 +33,7 @@ struct DefinitionOutline: Sendable {
         nodes[parent].childCount += 1
     }
 
+    @usableFromInline
     mutating func appendTransition(_ transition: TransitionOutline, to node: Int) {
         let k = Int32(transitions.count)
         transitions.append(transition)
@@ -100,6 +101,7 @@ struct NodeOutline: Sendable {
 }
 
 /// What the compiler needs of a declared transition: its target ids and every other id it names.
+@usableFromInline
 struct TransitionOutline: Sendable {
     var targets: [String]
     var isInternal: Bool
@@ -116,25 +118,40 @@ struct TransitionOutline: Sendable {
     /// When ≥ 0, the targets' nodes are `DefinitionOutline.targetNodes[targetNodeStart ..< targetNodeStart + targets.count]`.
     var targetNodeStart: Int32 = -1
 
+    @usableFromInline
+    init(
+        targets: [String], isInternal: Bool, location: SourceLocation?, hasEvent: Bool, hasGuard: Bool,
+        hasDynamicTargets: Bool, guardReferences: [String], doneReference: String?
+    ) {
+        self.targets = targets
+        self.isInternal = isInternal
+        self.location = location
+        self.hasEvent = hasEvent
+        self.hasGuard = hasGuard
+        self.hasDynamicTargets = hasDynamicTargets
+        self.guardReferences = guardReferences
+        self.doneReference = doneReference
+    }
+
+    /// The outline of a declared transition. Inlinable, so that it runs specialized for the
+    /// caller's types (``ChartDefinition/addTransition(_:from:)``): compiled once in the library
+    /// it looked up metadata and copied through witnesses (12 % of loading an SCXML document).
+    @inlinable
     init<Event: Hashable & Sendable, Context>(_ t: TransitionDefinition<Event, Context>) {
-        targets = t.targets
-        isInternal = t.kind == .internal
-        location = t.location
-        hasEvent = t.event != nil
-        hasDynamicTargets = t.dynamicTargets != nil
-        // No `Optional.map` here: this runs unspecialized, and each generic call looks up metadata.
-        if let g = t.guardCondition {
-            hasGuard = true
-            guardReferences = Self.references(in: g)
-        } else {
-            hasGuard = false
-            guardReferences = []
-        }
+        var doneReference: String?
         if case .done(let id) = t.event { doneReference = id }
+        // No `Optional.map` here: unspecialized (the typed emitter), each generic call looks up metadata.
+        var references: [String] = []
+        if let g = t.guardCondition { references = Self.references(in: g) }
+        self.init(
+            targets: t.targets, isInternal: t.kind == .internal, location: t.location, hasEvent: t.event != nil,
+            hasGuard: t.guardCondition != nil, hasDynamicTargets: t.dynamicTargets != nil, guardReferences: references,
+            doneReference: doneReference)
     }
 
     /// The `inState` ids of a guard in pre-order (the order of `ChartAssembly.compileGuard`),
     /// with an explicit stack: a guard nested deeper than the native stack is still a value.
+    @inlinable
     static func references<Event: Hashable & Sendable, Context>(in g: Guard<Event, Context>) -> [String] {
         switch g {
         case .inState(let id): return [id]  // the common guards, without a stack of guards
