@@ -158,7 +158,7 @@ extension ChartInstance {
             while i > run.lowerBound {
                 i -= 1
                 let s = configuration[i]
-                runExitActions(of: s)
+                runActions(of: s, onExit: true)
                 configuration.remove(s)
             }
             exited = true
@@ -174,7 +174,7 @@ extension ChartInstance {
         //    entry actions run.
         if !exited && entries.count == 1 {
             splice(run, with: entries)
-            runEntryActions(of: chart.leanEntries[Int(entries.lowerBound)])
+            runActions(of: chart.leanEntries[Int(entries.lowerBound)], onExit: false)
             return true
         }
         if !exited { leave(run, tail: tail) }
@@ -183,7 +183,7 @@ extension ChartInstance {
             let s = chart.leanEntries[Int(k)]
             k += 1
             if tail { configuration.append(last: s) } else { configuration.insert(s) }
-            runEntryActions(of: s)
+            runActions(of: s, onExit: false)
         }
         return true
     }

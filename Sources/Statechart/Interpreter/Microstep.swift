@@ -70,7 +70,7 @@ extension ChartInstance {
             let s = scope.exits[k]
             k += 1
             if isTracing { trace.append(.exited(chart.ids[Int(s)])) }
-            runExitActions(of: s)
+            runActions(of: s, onExit: true)
             if chart.hasInvocations { stopInvocations(of: s) }
             configuration.remove(s)
         }
@@ -136,7 +136,7 @@ extension ChartInstance {
             k += 1
             configuration.insert(s)
             if isTracing { trace.append(.entered(chart.ids[Int(s)])) }
-            runEntryActions(of: s)
+            runActions(of: s, onExit: false)
             if entrySet.takeDefaultMark(s) {
                 let initial = Int(chart.states[Int(s)].initialTransition)
                 if !chart.transitions[initial].actions.isEmpty { runBlock(chart.transitions[initial].actions, state: s) }
@@ -150,31 +150,19 @@ extension ChartInstance {
         }
     }
 
-    /// Runs a state's entry actions, block by block (a block that throws does not stop the next).
+    /// Runs a state's entry actions (or, with `onExit`, its exit actions), block by block: a block
+    /// that throws does not stop the next. A block of closures runs boxed (``runClosures(_:)``).
+    /// `onExit` is a constant at every call, so each call keeps one side.
     @inlinable @inline(__always)
-    mutating func runEntryActions(of s: Int32) {
-        guard chart.states[Int(s)].hasEntryActions else { return }
-        let boxed = chart.closures.entries[Int(s)]
+    mutating func runActions(of s: Int32, onExit: Bool) {
+        guard onExit ? chart.states[Int(s)].hasExitActions : chart.states[Int(s)].hasEntryActions else { return }
+        let boxed = onExit ? chart.closures.exits[Int(s)] : chart.closures.entries[Int(s)]
         if boxed.exists { return runClosures(boxed) }
         // By index, and the chart read through `self`: see enterStates().
-        let blocks = chart.entryActions[Int(s)].count
+        let blocks = onExit ? chart.exitActions[Int(s)].count : chart.entryActions[Int(s)].count
         var b = 0
         while b < blocks {
-            runBlock(chart.entryActions[Int(s)][b], state: s)
-            b += 1
-        }
-    }
-
-    /// Runs a state's exit actions, block by block.
-    @inlinable @inline(__always)
-    mutating func runExitActions(of s: Int32) {
-        guard chart.states[Int(s)].hasExitActions else { return }
-        let boxed = chart.closures.exits[Int(s)]
-        if boxed.exists { return runClosures(boxed) }
-        let blocks = chart.exitActions[Int(s)].count
-        var b = 0
-        while b < blocks {
-            runBlock(chart.exitActions[Int(s)][b], state: s)
+            runBlock(onExit ? chart.exitActions[Int(s)][b] : chart.entryActions[Int(s)][b], state: s)
             b += 1
         }
     }
