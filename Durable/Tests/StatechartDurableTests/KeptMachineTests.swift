@@ -71,4 +71,45 @@ import Testing
         #expect(try await host.instance("t").activeStates == ["b"])
         #expect(try await host.verifyJournal(of: "t") == 4)
     }
+
+    enum LeaseState: String, Hashable, Sendable { case idle, armed, expired }
+    enum LeaseEvent: String, Hashable, Sendable, Codable { case arm, disarm }
+
+    /// Idle until armed; armed for 30 s, then expired.
+    static func leaseChart() throws -> TypedChart<LeaseEvent, Order> {
+        try TypedChart(
+            Machine<LeaseState, LeaseEvent, Order>("lease", initial: .idle) {
+                When(.idle) { On(.arm, to: .armed) }
+                When(.armed) {
+                    On(.disarm, to: .idle)
+                    After(.seconds(30), to: .expired)
+                }
+                When(.expired) {}
+            })
+    }
+
+    // D21, D6: a host's kept machine that is behind the row (another host armed a timer since)
+    // finds nothing due; its timer sweep must not trust it again and again — the store says a
+    // timer is due — but drop it and fire from the row. Found by the fault test: a timer stayed
+    // due for a minute with every node alive.
+    @Test(arguments: StoreKind.allCases)
+    func aSweepDropsAKeptMachineBehindADueTimer(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let clock = ManualClock()
+        let mine = try await makeHost(store, clock: clock)
+        let other = try await makeHost(store, clock: clock)
+        for host in [mine, other] { try await host.register(try Self.leaseChart(), name: "lease", version: 1, initialContext: Order()) }
+        try await mine.create("l", chart: "lease", version: 1)  // kept here: idle, no timer
+        try await other.send(LeaseEvent.arm, to: "l")  // armed, a timer due at 30 s, behind my host's back
+        await clock.advance(by: .seconds(31))
+        let sweep = await mine.fireDueTimers()
+        #expect(sweep == TimerSweep(fired: 1, failures: []))
+        #expect(await mine.statistics.staleKeptMachines == 1)
+        #expect(try await mine.instance("l").activeStates == ["expired"])
+        #expect(try await store.timers(of: "l").isEmpty)
+        // Its own kept machine again, nothing due: nothing is dropped.
+        #expect(await mine.fireDueTimers() == TimerSweep(fired: 0, failures: []))
+        #expect(await mine.statistics.staleKeptMachines == 1)
+        #expect(try await mine.verifyJournal(of: "l") == 3)
+    }
 }

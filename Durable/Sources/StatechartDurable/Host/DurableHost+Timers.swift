@@ -47,11 +47,25 @@ extension DurableHost {
     }
 
     /// Takes the instance, fires its due timers and lets it go.
+    ///
+    /// The store listed the instance because one of its timer rows is due. When the machine this
+    /// host kept from its last commit (rule D21) finds nothing due, it is behind the row: another
+    /// node committed a step since (a send that moved the timers), and only a commit would have
+    /// revealed it — a step that fires nothing commits nothing. Trusting it again at every sweep
+    /// left the timer due for good while this host held the instance (the fault test's "timers
+    /// were still due"). So the host drops it and fires from the row.
     func fireDueTimers(holding id: String, upTo now: Int64) async -> Result<Int, DurableError> {
         await acquire(id)
         defer { release(id) }
         do {
-            return .success(try await fireDueTimers(of: id, upTo: now, trustingKept: true).fired)
+            let trusted = kept[id] != nil
+            var fired = try await fireDueTimers(of: id, upTo: now, trustingKept: true).fired
+            if fired == 0 && trusted {
+                kept[id] = nil
+                statistics.staleKeptMachines += 1
+                fired = try await fireDueTimers(of: id, upTo: now, trustingKept: false).fired
+            }
+            return .success(fired)
         } catch {
             return .failure(error)
         }

@@ -508,6 +508,9 @@ public struct HostStatistics: Sendable, Hashable {
     public var messageDeliveriesFailed = 0
     /// Steps that ran on a machine kept from the step before instead of a decoded snapshot (rule D14).
     public var keptMachinesUsed = 0
+    /// Kept machines a timer sweep found behind their row and dropped: the store had a timer of
+    /// the instance due and the kept machine had none (another node had committed since, rule D21).
+    public var staleKeptMachines = 0
 }
 
 /// A machine kept after a commit, with the row it was written to.
