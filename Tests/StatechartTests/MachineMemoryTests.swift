@@ -1,4 +1,4 @@
-@testable import Statechart
+@testable @_spi(Testing) import Statechart
 import Testing
 
 /// The rarely used parts of a machine live in boxes created on first use and copied on write
@@ -53,5 +53,73 @@ struct MachineMemoryTests {
         #expect(m.core.extras == nil)
         try m.send(.authorize)
         #expect(m.core.extras == nil)
+    }
+}
+
+/// The step scratch (StepScratch.swift): made only by a machine whose steps are not all splices,
+/// and never shared between copies.
+@Suite("Step scratch: made on first need, copied on write")
+struct StepScratchTests {
+    /// `a` ⇄ `b` inside `outer`, `leave` to `away` and `back` through a shallow history of `outer`.
+    func historyChart() throws -> Chart<String, Void> {
+        var d = ChartDefinition<String, Void>(name: "h", initial: ["outer"], eventName: { $0 })
+        let outer = d.addState("outer", kind: .state, in: d.root, initial: ["a"])
+        let a = d.addState("a", in: outer)
+        let b = d.addState("b", in: outer)
+        let h = d.addState("h", kind: .history(.shallow), in: outer)
+        d.addTransition(TransitionDefinition(on: nil, to: ["a"]), from: h)
+        let away = d.addState("away", in: d.root)
+        d.addTransition(TransitionDefinition(on: .event("next"), to: ["b"]), from: a)
+        d.addTransition(TransitionDefinition(on: .event("next"), to: ["a"]), from: b)
+        d.addTransition(TransitionDefinition(on: .event("leave"), to: ["away"]), from: outer)
+        d.addTransition(TransitionDefinition(on: .event("back"), to: ["h"]), from: away)
+        return try Chart(d)
+    }
+
+    @Test("A machine whose start and steps are all splices never makes it (flat, and nested without history)")
+    func splicesMakeNoScratch() throws {
+        var flat = ChartDefinition<String, Void>(name: "flat", initial: ["a"], eventName: { $0 })
+        let states = ["a", "b", "c"].map { flat.addState($0, in: flat.root) }
+        for (n, to) in ["b", "c", "a"].enumerated() {
+            flat.addTransition(TransitionDefinition(on: .event("next"), to: [to]), from: states[n])
+        }
+        var m = ChartInstance(chart: try Chart(flat), context: ())
+        try m.start()
+        #expect(!m.hasStepScratch)
+        for _ in 0..<4 { #expect(try m.send("next")) }
+        #expect(m.activeAtomicIDs == ["b"])
+        #expect(!m.hasStepScratch)
+
+        var nested = ChartDefinition<String, Void>(name: "nested", initial: ["p"], eventName: { $0 })
+        let p = nested.addState("p", in: nested.root, initial: ["p1"])
+        let p1 = nested.addState("p1", in: p)
+        let q = nested.addState("q", in: nested.root, initial: ["q1"])
+        nested.addState("q1", in: q)
+        nested.addTransition(TransitionDefinition(on: .event("go"), to: ["q"]), from: p1)
+        nested.addTransition(TransitionDefinition(on: .event("go"), to: ["p"]), from: q)
+        var n = ChartInstance(chart: try Chart(nested), context: ())
+        try n.start()
+        #expect(try n.send("go") && n.send("go"))
+        #expect(n.activeAtomicIDs == ["p1"])
+        #expect(!n.hasStepScratch)
+    }
+
+    @Test("A step through history makes it; a copy's steps neither use nor change the original's (R11)")
+    func historyMakesScratchAndCopiesDoNotShare() throws {
+        var m = ChartInstance(chart: try historyChart(), context: ())
+        try m.start()
+        #expect(try m.send("next"))  // b
+        #expect(try m.send("leave"))  // away: history recorded
+        #expect(try m.send("back"))  // b again, through history: the general microstep
+        #expect(m.hasStepScratch)
+        #expect(m.activeAtomicIDs == ["b"])
+        var copy = m
+        #expect(copy.stepScratchBox === m.stepScratchBox)
+        #expect(try copy.send("next") && copy.send("leave") && copy.send("back"))
+        #expect(copy.stepScratchBox !== m.stepScratchBox)
+        #expect(copy.activeAtomicIDs == ["a"])
+        #expect(try m.send("leave") && m.send("back"))
+        #expect(m.activeAtomicIDs == ["b"])
+        #expect(m.invariantViolations().isEmpty && copy.invariantViolations().isEmpty)
     }
 }

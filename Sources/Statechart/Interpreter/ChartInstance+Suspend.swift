@@ -32,11 +32,12 @@ extension ChartInstance {
         resolvedTargets.removeAll()
         selected.removeAll()
         selected.append(t)
-        selectedDomains.removeAll()
-        selectedDomains.append(domain(of: t))
-        computeEntrySet()
+        let scratch = stepScratch
+        scratch.pointee.selectedDomains.removeAll()
+        scratch.pointee.selectedDomains.append(domain(of: t))
+        computeEntrySet(in: scratch)
         if !chart.transitions[Int(t)].actions.isEmpty { runTransitionActions(t) }
-        enterStates()
+        enterStates(scratch: scratch)
         runToCompletion()
         processExternalQueue()
         return suspension

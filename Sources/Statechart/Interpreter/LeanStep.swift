@@ -319,11 +319,12 @@ extension ChartInstance {
         // 1. Exit set: the active proper descendants of each domain, in reverse document order.
         //    A subtree is an index range and the list is sorted, so the scan stops at the
         //    lowest domain instead of visiting the whole configuration.
+        let scratch = stepScratch
         scope.exits.removeAll()
         var lowest = Int32.max
         var n = 0
-        while n < selectedDomains.count {
-            let d = selectedDomains[n]
+        while n < scratch.pointee.selectedDomains.count {
+            let d = scratch.pointee.selectedDomains[n]
             if d >= 0 && d < lowest { lowest = d }
             n += 1
         }
@@ -334,8 +335,8 @@ extension ChartInstance {
             if s <= lowest { break }
             i -= 1
             var j = 0
-            while j < selectedDomains.count {
-                let d = selectedDomains[j]
+            while j < scratch.pointee.selectedDomains.count {
+                let d = scratch.pointee.selectedDomains[j]
                 j += 1
                 if d >= 0 && s > d && s < chart.states[Int(d)].end {
                     scope.exits.append(s)
@@ -385,13 +386,13 @@ extension ChartInstance {
         if plainEntry {
             configuration.insert(sorted: scope.entries)
         } else {
-            entrySet.clear()
+            scratch.pointee.entrySet.clear()
             n = 0
             while n < selected.count {
-                entrySet.markDefaultEntered(chart.staticDefaultEntries, chart.staticDefaults[Int(selected[n])])
+                scratch.pointee.entrySet.markDefaultEntered(chart.staticDefaultEntries, chart.staticDefaults[Int(selected[n])])
                 n += 1
             }
-            enterStates()
+            enterStates(scratch: scratch)
         }
     }
 }

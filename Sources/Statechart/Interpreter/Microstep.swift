@@ -18,13 +18,14 @@ extension ChartInstance {
     @inlinable
     mutating func generalMicrostep() {
         let chart = self.chart
+        let scratch = stepScratch
         // 1. Exit set: active proper descendants of any domain, in reverse document order.
         scope.exits.removeAll()
         var i = configuration.count - 1
         while i >= 0 {
             let s = configuration[i]
             i -= 1
-            for d in selectedDomains where d >= 0 && chart.isDescendant(s, of: d) {
+            for d in scratch.pointee.selectedDomains where d >= 0 && chart.isDescendant(s, of: d) {
                 scope.exits.append(s)
                 break
             }
@@ -35,7 +36,7 @@ extension ChartInstance {
         }
         // The entry set reads the history just recorded; computing it now lets exit actions see
         // where the machine is going.
-        computeEntrySet()
+        computeEntrySet(in: scratch)
         // 3. Exit actions, then removal from the configuration.
         exitStates()
         // 4. Transition actions in selection order.
@@ -47,7 +48,7 @@ extension ChartInstance {
             if !chart.transitions[Int(t)].actions.isEmpty { runTransitionActions(t) }
         }
         // 5. Entry in document order.
-        enterStates()
+        enterStates(scratch: scratch)
     }
 
     @usableFromInline
@@ -100,36 +101,39 @@ extension ChartInstance {
     /// dynamic target. Transitions taken together never enter overlapping subtrees (their exit
     /// sets are disjoint, rule R7), so the union of their entry sets is the joint one.
     @inlinable
-    mutating func computeEntrySet() {
-        entrySet.clear()
+    mutating func computeEntrySet(in scratch: UnsafeMutablePointer<StepScratch>) {
+        scratch.pointee.entrySet.clear()
         var n = 0
         while n < selected.count {
             let t = selected[n]
             n += 1
             let lean = chart.lean[Int(t)]
             if lean.flags.contains(.isStatic) {
-                entrySet.addStatic(
+                scratch.pointee.entrySet.addStatic(
                     chart.leanEntries, lean.entryStart..<lean.entryEnd, defaultEntered: chart.staticDefaultEntries,
                     chart.staticDefaults[Int(t)])
             } else {
                 let ts = targets(of: t)
                 if ts.isEmpty { continue }
-                entrySet.add(
+                scratch.pointee.entrySet.add(
                     targets: ts, effectiveTargets: effectiveTargets(of: t), domain: domain(of: t), chart: chart,
                     history: historyValues)
             }
         }
-        entrySet.finish()
-        swap(&scope.entries, &entrySet.entries)
+        scratch.pointee.entrySet.finish()
+        swap(&scope.entries, &scratch.pointee.entrySet.entries)
     }
 
     /// SCXML `enterStates`: per state in document order — add to the configuration, entry actions,
     /// the initial transition's actions if entered by default, a history default's actions, then
     /// done events (rules R10, R12, R13).
     @inlinable
-    mutating func enterStates() {
+    mutating func enterStates(scratch: UnsafeMutablePointer<StepScratch>) {
         // The chart is read through `self` at each use, not held in a local: a local is a retain
         // and a release per microstep, and each array read from it another pair (issue 16).
+        // Default entries and history defaults are marked in the step scratch (the caller's,
+        // passed down: each `stepScratch` is a uniqueness check; nothing replaces the box while
+        // the step runs).
         var k = 0
         while k < scope.entries.count {
             let s = scope.entries[k]
@@ -137,11 +141,12 @@ extension ChartInstance {
             configuration.insert(s)
             if isTracing { trace.append(.entered(chart.ids[Int(s)])) }
             runActions(of: s, onExit: false)
-            if entrySet.takeDefaultMark(s) {
+            if scratch.pointee.entrySet.takeDefaultMark(s) {
                 let initial = Int(chart.states[Int(s)].initialTransition)
                 if !chart.transitions[initial].actions.isEmpty { runBlock(chart.transitions[initial].actions, state: s) }
             }
-            if !entrySet.defaultHistory.isEmpty, let h = entrySet.defaultHistory.last(where: { $0.parent == s }) {
+            let defaultHistory = scratch.pointee.entrySet.defaultHistory
+            if !defaultHistory.isEmpty, let h = defaultHistory.last(where: { $0.parent == s }) {
                 let actions = chart.transitions[Int(h.transition)].actions
                 if !actions.isEmpty { runBlock(actions, state: s) }
             }
@@ -158,7 +163,7 @@ extension ChartInstance {
         guard onExit ? chart.states[Int(s)].hasExitActions : chart.states[Int(s)].hasEntryActions else { return }
         let boxed = onExit ? chart.closures.exits[Int(s)] : chart.closures.entries[Int(s)]
         if boxed.exists { return runClosures(boxed) }
-        // By index, and the chart read through `self`: see enterStates().
+        // By index, and the chart read through `self`: see enterStates(scratch:).
         let blocks = onExit ? chart.exitActions[Int(s)].count : chart.entryActions[Int(s)].count
         var b = 0
         while b < blocks {

@@ -86,12 +86,13 @@ extension ChartInstance {
     /// Computes the domains of the selected transitions and removes conflicts (rules R6, R7).
     @inlinable
     mutating func finishSelection() {
-        selectedDomains.removeAll()
+        let scratch = stepScratch
+        scratch.pointee.selectedDomains.removeAll()
         var n = 0
         while n < selected.count {
             let t = selected[n]
             let d = chart.lean[Int(t)].domain
-            selectedDomains.append(d != -2 ? d : domain(of: t))
+            scratch.pointee.selectedDomains.append(d != -2 ? d : domain(of: t))
             n += 1
         }
         if selected.count > 1 { removeConflictingTransitions() }
@@ -229,16 +230,17 @@ extension ChartInstance {
     mutating func removeConflictingTransitions() {
         // Kept transitions are compacted in place at the front of `selected`: the transition at
         // index k is only compared with those kept before it, all at indices below k.
+        let scratch = stepScratch
         var kept = 0
         for k in 0..<selected.count {
             let t1 = selected[k]
-            let d1 = selectedDomains[k]
+            let d1 = scratch.pointee.selectedDomains[k]
             var preempted = false
             var j = 0
             var removed = 0
             // First pass: is t1 preempted by a kept transition it conflicts with?
             while j < kept {
-                if exitSetsIntersect(d1, selectedDomains[j]),
+                if exitSetsIntersect(d1, scratch.pointee.selectedDomains[j]),
                     !chart.isDescendant(chart.transitions[Int(t1)].source, of: chart.transitions[Int(selected[j])].source)
                 {
                     preempted = true
@@ -251,22 +253,22 @@ extension ChartInstance {
             j = 0
             var write = 0
             while j < kept {
-                if exitSetsIntersect(d1, selectedDomains[j]) {
+                if exitSetsIntersect(d1, scratch.pointee.selectedDomains[j]) {
                     removed += 1
                 } else {
                     selected[write] = selected[j]
-                    selectedDomains[write] = selectedDomains[j]
+                    scratch.pointee.selectedDomains[write] = scratch.pointee.selectedDomains[j]
                     write += 1
                 }
                 j += 1
             }
             kept -= removed
             selected[kept] = t1
-            selectedDomains[kept] = d1
+            scratch.pointee.selectedDomains[kept] = d1
             kept += 1
         }
         selected.truncate(to: kept)
-        selectedDomains.truncate(to: kept)
+        scratch.pointee.selectedDomains.truncate(to: kept)
     }
 
     /// Whether the exit sets of two transitions with these domains share an active state.

@@ -1,0 +1,58 @@
+/// The scratch only some microsteps use — the entry-set builder (history, dynamic targets,
+/// default entries that run actions) and the selected transitions' domains (any step that is not
+/// a splice of the configuration) — kept in one box made on first use (issue 16, "Memory").
+///
+/// A machine whose steps are all splices (a flat chart, nested charts without history, the
+/// transitions ``ChartInstance/takePlainTransition(_:)``, ``ChartInstance/takePlainTransitions()``
+/// and ``ChartInstance/takeStaticTransition(_:)`` take, and a start that is one splice) never
+/// makes it and holds one pointer instead of 112 bytes; a machine that needs it makes it once,
+/// and its steps then allocate nothing, as before.
+@usableFromInline
+struct StepScratch: Sendable {
+    @usableFromInline var entrySet: EntrySetBuilder
+    @usableFromInline var selectedDomains = SelectionList()
+
+    @inlinable init(stateCount: Int) {
+        entrySet = EntrySetBuilder(stateCount: stateCount)
+    }
+}
+
+/// The box of a ``StepScratch``: a `ManagedBuffer`'s header, read and written through a pointer,
+/// because a stored property of a class is checked for exclusive access at every use (about 20
+/// instructions each, on loops that read it per element).
+@usableFromInline
+typealias StepScratchBox = ManagedBuffer<StepScratch, UInt8>
+
+extension ChartInstance {
+    /// The step scratch, made on first use; copied first when another copy of the instance shares
+    /// it (copies of an instance never share mutable state, as with ``InstanceExtras``). The
+    /// pointer stays valid while this instance holds the box: nothing but this accessor replaces it,
+    /// and only when the box is shared.
+    @inlinable var stepScratch: UnsafeMutablePointer<StepScratch> {
+        mutating get {
+            if !isKnownUniquelyReferenced(&stepScratchBox) { makeStepScratch() }
+            return stepScratchBox.unsafelyUnwrapped.withUnsafeMutablePointerToHeader { $0 }
+        }
+    }
+
+    /// Makes the box, or a copy of a shared one (a copy made mid-step, say by a suspension, keeps
+    /// what the step had selected).
+    @usableFromInline @inline(never)
+    mutating func makeStepScratch() {
+        let scratch = stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee } ?? StepScratch(stateCount: chart.stateCount)
+        stepScratchBox = StepScratchBox.create(minimumCapacity: 0) { _ in scratch }
+    }
+
+    /// Whether the step scratch has been made (tests: a machine that only splices never makes it).
+    @usableFromInline var hasStepScratch: Bool { stepScratchBox != nil }
+
+    @inlinable var entrySet: EntrySetBuilder {
+        get { stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee.entrySet } ?? EntrySetBuilder(stateCount: 0) }
+        _modify { yield &stepScratch.pointee.entrySet }
+    }
+
+    @inlinable var selectedDomains: SelectionList {
+        get { stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee.selectedDomains } ?? SelectionList() }
+        _modify { yield &stepScratch.pointee.selectedDomains }
+    }
+}
