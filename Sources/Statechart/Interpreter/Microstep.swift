@@ -282,7 +282,7 @@ extension ChartInstance {
             let box = chart.closures.pool[Int(i)]
             i += 1
             let ran = box._withUnsafeGuaranteedRef { action in
-                runClosure(action.name ?? "action", named: action.name != nil, state: block.state) { try action.body(&$0) }
+                runClosure(action.name ?? Action<Event, Context>.unnamedLabel, named: action.name != nil, state: block.state) { try action.body(&$0) }
             }
             if !ran { return }
         }

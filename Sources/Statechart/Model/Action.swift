@@ -34,6 +34,9 @@ public enum Action<Event: Hashable & Sendable, Context>: Sendable {
         return true
     }
 
+    /// The label of a closure action declared without a name (rule R77 names its owner instead).
+    @inlinable static var unnamedLabel: String { "action" }
+
     /// A short label for traces and diagrams.
     public var label: String {
         switch self {
@@ -41,7 +44,7 @@ public enum Action<Event: Hashable & Sendable, Context>: Sendable {
         case .send(let e, let delay, _): return delay == .zero ? "send \(e)" : "send \(e) after \(delay)"
         case .cancel(let id): return "cancel \(id)"
         case .log(let label, _): return "log \(label)"
-        case .run(let name, _): return name ?? "action"
+        case .run(let name, _): return name ?? Self.unnamedLabel
         case .content(let source, _): return Self.contentLabel(source)
         case .startTimer(let key, let delay): return "start timer \(key) (\(delay))"
         case .cancelTimer(let key): return "cancel timer \(key)"

@@ -22,6 +22,10 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         entryActions = Array(repeating: [], count: count)
         exitActions = Array(repeating: [], count: count)
         invocations = Array(repeating: [], count: count)
+        // Whether anything has actions, and whether any transition has more than its descriptor
+        // to check: the closure tables are built only then (``ClosureBlocks``).
+        var anyActions = false
+        var anyConditional = false
         if !definition.payloads.isEmpty {
             for (i, node) in compiler.order.enumerated() {
                 let p = definition.outline.nodes[Int(node)].payload
@@ -29,6 +33,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
                 let payload = definition.payloads[Int(p)]
                 entryActions[i] = payload.onEntry
                 exitActions[i] = payload.onExit
+                if !payload.onEntry.isEmpty || !payload.onExit.isEmpty { anyActions = true }
                 invocations[i] = payload.invocations
             }
         }
@@ -62,6 +67,8 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             }
             hasActions[k] = !actions.isEmpty
             conditional[k] = guardCondition != nil || asyncGuard != nil || dynamicTargets != nil
+            if hasActions[k] { anyActions = true }
+            if conditional[k] { anyConditional = true }
             if asyncGuard != nil { hasAsyncGuards = true }
             transitions.append(
                 C.Transition(
@@ -80,7 +87,9 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             leanCandidates.append(
                 LeanCandidate(transition: t, event: exact, conditional: lean.transitions[Int(t)].flags.contains(.conditional)))
         }
-        closures = ClosureBlocks(transitions: transitions, entryActions: entryActions, exitActions: exitActions)
+        closures = ClosureBlocks(
+            transitions: transitions, entryActions: entryActions, exitActions: exitActions, anyActions: anyActions,
+            anyConditional: anyConditional)
     }
 
     /// A descriptor with its state id resolved (the compiler has checked that it resolves).

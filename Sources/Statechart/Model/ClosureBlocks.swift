@@ -27,14 +27,17 @@ struct ClosureBlocks<Event: Hashable & Sendable, Context> {
     @usableFromInline let guards: ChartTable<Unmanaged<ClosureGuard<Event, Context>>?>
 
     /// The tables for a chart's compiled transitions and its states' entry and exit blocks.
+    ///
+    /// - Parameters:
+    ///   - anyActions: Whether any transition or state has actions (the assembly knows it
+    ///     already; a second scan cost every compile a pass over the transitions).
+    ///   - anyConditional: Whether any transition has a guard, an asynchronous guard or dynamic
+    ///     targets.
     @inlinable
     init(
         transitions: [Chart<Event, Context>.Transition], entryActions: [[[Action<Event, Context>]]],
-        exitActions: [[[Action<Event, Context>]]]
+        exitActions: [[[Action<Event, Context>]]], anyActions: Bool, anyConditional: Bool
     ) {
-        let anyActions =
-            transitions.contains { !$0.actions.isEmpty } || entryActions.contains { !$0.isEmpty }
-            || exitActions.contains { !$0.isEmpty }
         var pool: [Unmanaged<ClosureAction<Event, Context>>] = []
         var transitionBlocks: [ClosureBlock] = []
         var entryBlocks: [ClosureBlock] = []
@@ -52,7 +55,7 @@ struct ClosureBlocks<Event: Hashable & Sendable, Context> {
             }
         }
         var guardBoxes: [Unmanaged<ClosureGuard<Event, Context>>?] = []
-        if transitions.contains(where: { $0.guardCondition != nil || $0.asyncGuard != nil || $0.dynamicTargets != nil }) {
+        if anyConditional {
             guardBoxes.reserveCapacity(transitions.count)
             for t in transitions.indices {
                 if case .predicate(let p)? = transitions[t].guardCondition {
