@@ -123,3 +123,40 @@ struct StepScratchTests {
         #expect(m.invariantViolations().isEmpty && copy.invariantViolations().isEmpty)
     }
 }
+
+/// The event queues (QueuedEvents.swift): made when the first event is queued, copied on write.
+@Suite("Event queues: made on first event queued, copied on write")
+struct QueuedEventsTests {
+    /// `a` —go/raise bump→ `b` —bump→ `c` —back→ `a`.
+    func raisingChart() throws -> Chart<String, Void> {
+        var d = ChartDefinition<String, Void>(name: "q", initial: ["a"], eventName: { $0 })
+        let a = d.addState("a", in: d.root)
+        let b = d.addState("b", in: d.root)
+        let c = d.addState("c", in: d.root)
+        d.addTransition(TransitionDefinition(on: .event("go"), to: ["b"], actions: [.raise("bump")]), from: a)
+        d.addTransition(TransitionDefinition(on: .event("bump"), to: ["c"]), from: b)
+        d.addTransition(TransitionDefinition(on: .event("back"), to: ["a"]), from: c)
+        return try Chart(d)
+    }
+
+    @Test("A machine that never queues an event never makes the box; one that raises does, and its copies do not share it (R1, R3)")
+    func queuesAreMadeOnFirstUseAndCopiedOnWrite() throws {
+        var m = ChartInstance(chart: try raisingChart(), context: ())
+        try m.start()
+        #expect(m.queueBox == nil)
+        #expect(!(try m.send("bump")))  // dropped in `a`: nothing queued
+        #expect(m.queueBox == nil)
+        #expect(try m.send("go"))  // raises `bump`: the internal queue takes it
+        #expect(m.queueBox != nil)
+        #expect(m.activeAtomicIDs == ["c"])
+        #expect(try m.send("back"))
+        var copy = m
+        #expect(copy.queueBox === m.queueBox)
+        #expect(try copy.send("go"))
+        #expect(copy.queueBox !== m.queueBox)
+        #expect(copy.activeAtomicIDs == ["c"] && m.activeAtomicIDs == ["a"])
+        #expect(try m.send(chartEvent: .event("go")))  // through the external queue
+        #expect(m.activeAtomicIDs == ["c"])
+        #expect(m.queuedExternalEvents.isEmpty && copy.queuedExternalEvents.isEmpty)
+    }
+}

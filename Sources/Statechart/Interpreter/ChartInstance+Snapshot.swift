@@ -219,8 +219,8 @@ extension ChartInstance {
         historyValues = state.historyValues
         scope.context = state.context
         scope.currentEvent = nil
-        internalQueue.removeAll()
-        externalQueue.removeAll()
+        clearInternalQueue()
+        clearExternalQueue()
         for e in state.externalQueue { externalQueue.append(e) }
         if !keepingClock {
             machineTime = state.now

@@ -27,8 +27,8 @@ extension ChartInstance {
     @inlinable @inline(__always)
     mutating func sendLean(_ event: Event) -> Bool {
         let enabled = takeExternalEvent(.event(event))
-        if chart.hasEventless || !internalQueue.isEmpty || !isRunning { runToCompletion() }
-        if !externalQueue.isEmpty { processExternalQueue(macrostepsTaken: 1) }
+        if chart.hasEventless || !internalQueueIsEmpty || !isRunning { runToCompletion() }
+        if !externalQueueIsEmpty { processExternalQueue(macrostepsTaken: 1) }
         return enabled
     }
 

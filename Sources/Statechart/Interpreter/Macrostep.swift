@@ -11,7 +11,7 @@ extension ChartInstance {
         var first = true
         var handledFirst = false
         var macrosteps = macrostepsTaken
-        while isRunning, let event = externalQueue.popFirst() {
+        while isRunning, let event = popExternalEvent() {
             // Actions that keep sending external events would never let `send` return (rule R16).
             macrosteps += 1
             if macrosteps > microstepLimit {
@@ -22,7 +22,7 @@ extension ChartInstance {
             first = false
             runToCompletion()
         }
-        if !isRunning { externalQueue.removeAll() }
+        if !isRunning { clearExternalQueue() }
         return handledFirst
     }
 
@@ -63,7 +63,7 @@ extension ChartInstance {
             if chart.hasEventless, selectEventlessTransitions() {
                 scope.currentEvent = nil
                 takeSelection()
-            } else if let event = internalQueue.popFirst() {
+            } else if let event = popInternalEvent() {
                 scope.begin(event)
                 if isTracing { trace.append(.event(chart.name(of: event), external: false)) }
                 if selectTransitions(for: event) {
@@ -89,7 +89,7 @@ extension ChartInstance {
             let n = chart.name(of: e)
             if !events.contains(n) { events.append(n) }
         }
-        externalQueue.removeAll()
+        clearExternalQueue()
         limitError = .microstepLimitExceeded(
             limit: microstepLimit, states: activeAtomicStates.map { chart.id(of: $0) }, events: events)
     }
@@ -111,7 +111,7 @@ extension ChartInstance {
             if !events.contains(e) { events.append(e) }
         }
         limitError = .microstepLimitExceeded(limit: microstepLimit, states: states, events: events)
-        internalQueue.removeAll()
+        clearInternalQueue()
         return true
     }
 
@@ -122,8 +122,8 @@ extension ChartInstance {
         scope.entries.removeAll()
         for s in configuration.list.reversed() { scope.exits.append(s) }
         exitStates()
-        internalQueue.removeAll()
-        externalQueue.removeAll()
+        clearInternalQueue()
+        clearExternalQueue()
         if extras != nil { timers.removeAll() }
     }
 
