@@ -25,7 +25,10 @@ struct SCXMLBuilder {
 
     let tree: XMLTree
     var items: [Item] = []
-    var usedIDs: Set<String> = []
+    /// The ids of the document's state elements, and those generated so far: made only when a
+    /// state without an id needs one generated, since most documents give every state its id and
+    /// hashing each of them would be work for nothing.
+    var usedIDs: Set<String>?
     var stateOrdinal = 0
     /// The document's data model (its root's `datamodel`).
     var dataModel = SCXMLDataModelKind.null
@@ -57,9 +60,6 @@ struct SCXMLBuilder {
     /// Checks the document and builds the definition.
     mutating func build(defaultName: String) throws(SCXMLError) -> Definition {
         let elements = tree.elements
-        for e in elements where SCXMLSchema.stateElements.contains(e.name) {
-            if let id = e.attributes["id"] { usedIDs.insert(id) }
-        }
         items.reserveCapacity(elements.count)
         for i in elements.indices { items.append(try check(i)) }
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
@@ -79,44 +79,50 @@ struct SCXMLBuilder {
             let targets = initial.isEmpty ? first.flatMap { stateID(at: $0) }.map { [$0] } ?? [] : initial
             definition.setInitial(targets, actions: data.startActions(chartName: chartName, compiler: compiler), of: definition.root)
         }
+        // The loops read the elements' fields in place, by index: binding an element to a local
+        // copies it, retaining and releasing each of its strings and arrays.
         for i in elements.indices.dropFirst() {
-            let e = elements[i]
+            let parent = elements[i].parent
             switch items[i] {
             case .state(let kind, let id, let initial):
                 nodes[i] = definition.addState(
-                    id, kind: kind, in: nodes[e.parent], initial: initial, location: e.location)
+                    id, kind: kind, in: nodes[parent], initial: initial, location: elements[i].location)
                 if let lateBinding = data.lateBindingAction(for: i, stateID: id) {
                     definition.addOnEntry([lateBinding], to: nodes[i])
                 }
             case .transition(let events, let cond, let targets, let kind):
-                let actions = actions(in: e)
-                if case .initial = items[e.parent] {
-                    definition.setInitial(targets, actions: actions, of: nodes[elements[e.parent].parent])
+                let actions = actions(in: i)
+                if case .initial = items[parent] {
+                    definition.setInitial(targets, actions: actions, of: nodes[elements[parent].parent])
                 } else {
                     definition.addTransition(
                         TransitionDefinition(
                             on: events.map { .names($0) }, guard: cond, to: targets, kind: kind,
-                            actions: actions, location: e.location),
-                        from: nodes[e.parent])
+                            actions: actions, location: elements[i].location),
+                        from: nodes[parent])
                 }
             case .onEntry:
-                definition.addOnEntry(actions(in: e), to: nodes[e.parent])
+                definition.addOnEntry(actions(in: i), to: nodes[parent])
             case .onExit:
-                definition.addOnExit(actions(in: e), to: nodes[e.parent])
+                definition.addOnExit(actions(in: i), to: nodes[parent])
             case .root, .initial, .action, .other:
                 break
             }
         }
-        for (i, e) in elements.enumerated() where e.name == "invoke" {
-            try addInvocation(i, to: nodes[e.parent], of: stateID(at: e.parent) ?? "", in: &definition)
+        // Every element of the tree has the kind of its name (the reader keeps only SCXML's).
+        for i in elements.indices where elements[i].kind == .invoke {
+            let parent = elements[i].parent
+            try addInvocation(i, to: nodes[parent], of: stateID(at: parent) ?? "", in: &definition)
         }
         if let compiler {
             // <donedata> is evaluated after the final state's <onentry>, when its done event is made;
             // a top-level final's is the data of the session's end (`done.invoke.<id>`, key "").
-            for (i, e) in elements.enumerated() where e.name == "donedata" {
-                let final = e.parent
+            for i in elements.indices where elements[i].kind == .donedata {
+                let final = elements[i].parent
                 guard let parentID = elements[final].parent == 0 ? "" : stateID(at: elements[final].parent) else { continue }
-                definition.addOnEntry([try SCXMLDataBuilder.doneData(e, of: parentID, compiler: compiler, tree: tree, index: i)], to: nodes[final])
+                definition.addOnEntry(
+                    [try SCXMLDataBuilder.doneData(elements[i], of: parentID, compiler: compiler, tree: tree, index: i)],
+                    to: nodes[final])
             }
         }
         return definition
@@ -125,7 +131,7 @@ struct SCXMLBuilder {
     /// Compiles the `<invoke>` at `index` and declares it on its state (rule R86).
     private func addInvocation(_ index: Int, to node: Definition.Node, of stateID: String, in definition: inout Definition) throws(SCXMLError) {
         let e = tree.elements[index]
-        let finalize = e.children.first { tree.elements[$0].name == "finalize" }.map { actions(in: tree.elements[$0]) } ?? []
+        let finalize = e.children.first { tree.elements[$0].kind == .finalize }.map { actions(in: $0) } ?? []
         let invoke = try SCXMLInvokeDefinition.compile(
             index, tree: tree, stateID: stateID, finalize: finalize, compiler: compiler, options: options,
             markup: SCXMLMarkup.element(index, in: tree))
@@ -134,13 +140,15 @@ struct SCXMLBuilder {
             to: node)
     }
 
-    private func actions(in element: XMLElementNode) -> [Action<SCXMLEvent, SCXMLContext>] {
-        let index = element.children.first.map { tree.elements[$0].parent } ?? -1
-        if let compiler, index >= 0, dataModel == .ecmascript || compiler.needsSteps(index) {
+    /// The actions of the executable content inside the element at `index`.
+    private func actions(in index: Int) -> [Action<SCXMLEvent, SCXMLContext>] {
+        let children = tree.elements[index].children
+        if children.isEmpty { return [] }
+        if let compiler, dataModel == .ecmascript || compiler.needsSteps(index) {
             // One block of content: its steps run together, and a failure skips the rest (R14).
             return [SCXMLDataBuilder.content(compiler.steps(in: index), markup: SCXMLMarkup.children(of: index, in: tree))]
         }
-        return element.children.compactMap {
+        return children.compactMap {
             if case .action(let a) = items[$0] { return a }
             return nil
         }
@@ -250,22 +258,24 @@ struct SCXMLBuilder {
             }
             id = given
         } else {
+            var used = usedIDs ?? givenStateIDs()
             var generated = "_\(e.name)\(stateOrdinal)"
-            while usedIDs.contains(generated) { generated += "_" }
-            usedIDs.insert(generated)
+            while used.contains(generated) { generated += "_" }
+            used.insert(generated)
+            usedIDs = used
             id = generated
         }
         let kind: StateKind
-        switch e.name {
-        case "parallel": kind = .parallel
-        case "final": kind = .final
-        case "history":
+        switch e.kind {
+        case .parallel?: kind = .parallel
+        case .final?: kind = .final
+        case .history?:
             switch e.attributes["type"] ?? "shallow" {
             case "shallow": kind = .history(.shallow)
             case "deep": kind = .history(.deep)
             case let v: throw attributes.invalid("type", v, "expected 'shallow' or 'deep'")
             }
-            let transitions = e.children.filter { tree.elements[$0].name == "transition" }
+            let transitions = e.children.filter { tree.elements[$0].kind == .transition }
             if transitions.count > 1 {
                 throw .invalidElement(
                     "transition", line: tree.elements[transitions[1]].location.line,
@@ -274,15 +284,24 @@ struct SCXMLBuilder {
         default: kind = .state
         }
         let initial = try attributes.tokens("initial")
-        if let v = e.attributes["initial"], e.children.contains(where: { tree.elements[$0].name == "initial" }) {
+        if let v = e.attributes["initial"], e.children.contains(where: { tree.elements[$0].kind == .initial }) {
             throw attributes.invalid(
                 "initial", v, "a state cannot have both an initial attribute and an <initial> element")
         }
         return .state(kind: kind, id: id, initial: initial)
     }
 
+    /// The `id`s written on the document's state elements.
+    private func givenStateIDs() -> Set<String> {
+        var ids: Set<String> = []
+        for i in tree.elements.indices where SCXMLElementKind.states.contains(tree.elements[i].kind) {
+            if let id = tree.elements[i].attributes["id"] { ids.insert(id) }
+        }
+        return ids
+    }
+
     private func checkInitial(_ e: XMLElementNode) throws(SCXMLError) {
-        let siblings = tree.elements[e.parent].children.filter { tree.elements[$0].name == "initial" }
+        let siblings = tree.elements[e.parent].children.filter { tree.elements[$0].kind == .initial }
         if siblings.count > 1, let second = siblings.dropFirst().first {
             throw .invalidElement(
                 "initial", line: tree.elements[second].location.line, reason: "a state has at most one <initial>")
@@ -319,14 +338,15 @@ struct SCXMLBuilder {
         case "internal": kind = .internal
         case let v: throw attributes.invalid("type", v, "expected 'external' or 'internal'")
         }
-        let parent = tree.elements[e.parent].name
-        if parent == "initial" || parent == "history" {
+        let parentKind = tree.elements[e.parent].kind
+        if parentKind == .initial || parentKind == .history {
+            let parent = tree.elements[e.parent].name
             if events != nil || cond != nil {
                 throw .invalidElement(
                     "transition", line: e.location.line,
                     reason: "the transition of <\(parent)> has no event and no cond")
             }
-            if parent == "initial" && targets.isEmpty {
+            if parentKind == .initial && targets.isEmpty {
                 throw .missingAttribute("target", element: "transition", line: e.location.line)
             }
         }
@@ -348,17 +368,22 @@ extension SCXMLBuilder {
     /// `In()` logic. The parsed `cond`s are handed on so that none is parsed a second time.
     static func nullDataModelConditions(_ tree: XMLTree) -> [Int: SCXMLCondition]? {
         var conditions: [Int: SCXMLCondition] = [:]
-        for i in tree.elements.indices.dropFirst() {
-            let e = tree.elements[i]
-            if e.kind?.nullDataModelRefusal != nil {
+        // Fields are read in place: binding an element to a local would copy it.
+        let elements = tree.elements
+        for i in elements.indices.dropFirst() {
+            if let kind = elements[i].kind, kind.nullDataModelRefusal != nil {
                 // An <invoke>'s inline <content> is the document to start, not data.
-                if e.kind == .content && tree.elements[e.parent].kind == .invoke && e.attributes["expr"] == nil { continue }
+                if kind == .content && elements[elements[i].parent].kind == .invoke && elements[i].attributes["expr"] == nil {
+                    continue
+                }
                 return nil
             }
-            if e.attributes.keys.contains(where: { SCXMLSchema.expressionAttributes.contains($0) && !isNullLogLiteral(e, $0) }) {
+            if elements[i].attributes.keys.contains(where: {
+                SCXMLSchema.expressionAttributes.contains($0) && !isNullLogLiteral(elements[i], $0)
+            }) {
                 return nil
             }
-            if let text = e.attributes["cond"] {
+            if let text = elements[i].attributes["cond"] {
                 guard let parsed = SCXMLCondition.parse(text) else { return nil }
                 conditions[i] = parsed
             }
