@@ -229,6 +229,18 @@ struct SCXMLBuilder {
     /// Refuses the first attribute (by name) the element may not have, or that is an expression
     /// under the null data model.
     private func checkAttributes(of e: XMLElementNode, kind: SCXMLElementKind) throws(SCXMLError) {
+        // First a test by masks, a byte per attribute: no attribute the kind may not have, and no
+        // expression under the null data model, is what almost every element passes. Any other
+        // element is decided by the rules below, by name.
+        let plainMask = kind.plainAttributeMask
+        let expressionMask = kind.expressionAttributeMask
+        let nullDataModel = dataModel == .null
+        let maybeRefused = e.attributes.contains { _, known in
+            guard let known else { return true }
+            if plainMask & known.bit != 0 { return false }
+            return expressionMask & known.bit == 0 || nullDataModel
+        }
+        guard maybeRefused else { return }
         let plain = kind.plainAttributes
         let expressions = kind.expressionAttributes
         func refused(_ key: String) -> Bool {
@@ -247,7 +259,7 @@ struct SCXMLBuilder {
     private mutating func checkState(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Item {
         stateOrdinal += 1
         let id: String
-        if let given = try attributes.token("id") {
+        if let given = try attributes.token(.id) {
             // Ids are of type xsd:ID (rule R76): Qt and the W3C schema refuse `id="1"`, so a chart
             // this loader accepts loads elsewhere too.
             guard !requiresXMLIDs || SCXMLSchema.isXMLID(given) else {
@@ -270,7 +282,7 @@ struct SCXMLBuilder {
         case .parallel?: kind = .parallel
         case .final?: kind = .final
         case .history?:
-            switch e.attributes["type"] ?? "shallow" {
+            switch e.attributes[.type] ?? "shallow" {
             case "shallow": kind = .history(.shallow)
             case "deep": kind = .history(.deep)
             case let v: throw attributes.invalid("type", v, "expected 'shallow' or 'deep'")
@@ -283,8 +295,8 @@ struct SCXMLBuilder {
             }
         default: kind = .state
         }
-        let initial = try attributes.tokens("initial")
-        if let v = e.attributes["initial"], e.children.contains(where: { tree.elements[$0].kind == .initial }) {
+        let initial = try attributes.tokens(.initial)
+        if let v = e.attributes[.initial], e.children.contains(where: { tree.elements[$0].kind == .initial }) {
             throw attributes.invalid(
                 "initial", v, "a state cannot have both an initial attribute and an <initial> element")
         }
@@ -314,14 +326,14 @@ struct SCXMLBuilder {
 
     private func checkTransition(_ e: XMLElementNode, at index: Int, attributes: AttributeReader) throws(SCXMLError) -> Item {
         // `.*` is the wildcard written as a suffix of the empty name: the same as `*`.
-        let events = try attributes.tokens("event")?.map { $0 == ".*" ? "*" : $0 }
+        let events = try attributes.tokens(.event)?.map { $0 == ".*" ? "*" : $0 }
         for token in events ?? [] where !Self.isEventDescriptorToken(token) {
             throw attributes.invalid(
                 "event", token,
                 "'\(token)' is not an event descriptor: dot-separated names, optionally ending in '.*' or '.', or '*'")
         }
         var cond: Guard<SCXMLEvent, SCXMLContext>?
-        if let text = e.attributes["cond"] {
+        if let text = e.attributes[.cond] {
             if dataModel == .ecmascript {
                 cond = SCXMLDataBuilder.condition(ScriptExpression(text))
             } else {
@@ -331,9 +343,9 @@ struct SCXMLBuilder {
                 cond = parsed.guardCondition
             }
         }
-        let targets = try attributes.tokens("target") ?? []
+        let targets = try attributes.tokens(.target) ?? []
         let kind: TransitionKind
-        switch e.attributes["type"] ?? "external" {
+        switch e.attributes[.type] ?? "external" {
         case "external": kind = .external
         case "internal": kind = .internal
         case let v: throw attributes.invalid("type", v, "expected 'external' or 'internal'")
@@ -378,12 +390,17 @@ extension SCXMLBuilder {
                 }
                 return nil
             }
-            if elements[i].attributes.keys.contains(where: {
+            // Every expression attribute has an ``SCXMLAttributeName``: an element with none of them
+            // is passed on its masks, without looking at names.
+            let hasExpression = elements[i].attributes.contains { _, known in
+                known.map { SCXMLAttributeName.expressions & $0.bit != 0 } ?? false
+            }
+            if hasExpression, elements[i].attributes.keys.contains(where: {
                 SCXMLSchema.expressionAttributes.contains($0) && !isNullLogLiteral(elements[i], $0)
             }) {
                 return nil
             }
-            if let text = elements[i].attributes["cond"] {
+            if let text = elements[i].attributes[.cond] {
                 guard let parsed = SCXMLCondition.parse(text) else { return nil }
                 conditions[i] = parsed
             }
@@ -445,7 +462,16 @@ struct AttributeReader {
 
     /// A space-separated list that must not be empty when present.
     func tokens(_ attribute: String) throws(SCXMLError) -> [String]? {
-        guard let value = element.attributes[attribute] else { return nil }
+        try tokens(attribute, element.attributes[attribute])
+    }
+
+    /// The list of the attribute named by's ``SCXMLAttributeName``, found without comparing strings.
+    func tokens(_ attribute: SCXMLAttributeName) throws(SCXMLError) -> [String]? {
+        try tokens(attribute.name, element.attributes[attribute])
+    }
+
+    private func tokens(_ attribute: String, _ value: String?) throws(SCXMLError) -> [String]? {
+        guard let value else { return nil }
         let tokens = XMLWhitespace.split(value)
         if tokens.isEmpty { throw invalid(attribute, value, "expected at least one name") }
         return tokens
@@ -453,7 +479,16 @@ struct AttributeReader {
 
     /// A single name (no white space) that must not be empty when present.
     func token(_ attribute: String) throws(SCXMLError) -> String? {
-        guard let value = element.attributes[attribute] else { return nil }
+        try token(attribute, element.attributes[attribute])
+    }
+
+    /// The name in the attribute named by's ``SCXMLAttributeName``, found without comparing strings.
+    func token(_ attribute: SCXMLAttributeName) throws(SCXMLError) -> String? {
+        try token(attribute.name, element.attributes[attribute])
+    }
+
+    private func token(_ attribute: String, _ value: String?) throws(SCXMLError) -> String? {
+        guard let value else { return nil }
         if value.isEmpty { throw invalid(attribute, value, "the value is empty") }
         if XMLWhitespace.containsSpace(value) {
             throw invalid(attribute, value, "expected one name, without spaces")

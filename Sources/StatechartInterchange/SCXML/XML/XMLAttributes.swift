@@ -5,8 +5,12 @@
 /// lookup, and a pair array is one allocation where a dictionary is a hash table per element
 /// (a 1,000,000-state document has about three million elements). The order of the pairs is the
 /// order they were set in, which means nothing: code that reports attributes sorts them.
+///
+/// Each pair also holds its name as an ``SCXMLAttributeName`` when SCXML has one by that name,
+/// found from the bytes while reading: the builder's checks and lookups compare that byte
+/// instead of strings.
 struct XMLAttributes: Sendable {
-    private var pairs: [(name: String, value: String)] = []
+    private var pairs: [(name: String, known: SCXMLAttributeName?, value: String)] = []
 
     /// No attributes, with room for `capacity`.
     init(capacity: Int = 0) { pairs.reserveCapacity(capacity) }
@@ -21,17 +25,79 @@ struct XMLAttributes: Sendable {
             if let i = pairs.firstIndex(where: { $0.name == name }) {
                 if let newValue { pairs[i].value = newValue } else { pairs.remove(at: i) }
             } else if let newValue {
-                pairs.append((name, newValue))
+                pairs.append((name, SCXMLAttributeName(name), newValue))
             }
         }
     }
 
+    /// The value of the attribute `name`: the same as the subscript by its string, by one byte.
+    subscript(name: SCXMLAttributeName) -> String? {
+        for pair in pairs where pair.known == name { return pair.value }
+        return nil
+    }
+
+    /// Sets the attribute `name`, known to SCXML as `known` (`nil` when it is not), replacing a
+    /// value set before under the same name.
+    mutating func set(_ name: String, known: SCXMLAttributeName?, to value: String) {
+        for i in pairs.indices where pairs[i].known == known && pairs[i].name == name {
+            pairs[i].value = value
+            return
+        }
+        pairs.append((name, known, value))
+    }
+
+    /// Whether an attribute satisfies `predicate`, given its name and its SCXML name.
+    func contains(where predicate: (String, SCXMLAttributeName?) -> Bool) -> Bool {
+        for pair in pairs where predicate(pair.name, pair.known) { return true }
+        return false
+    }
+
     /// The attributes' names, in no particular order.
-    var keys: LazyMapSequence<[(name: String, value: String)], String> { pairs.lazy.map(\.name) }
+    var keys: LazyMapSequence<[(name: String, known: SCXMLAttributeName?, value: String)], String> { pairs.lazy.map(\.name) }
 
     /// The number of attributes.
     var count: Int { pairs.count }
 
     /// Whether there are none.
     var isEmpty: Bool { pairs.isEmpty }
+}
+
+/// The attribute names SCXML's elements have (``SCXMLSchema/allowedAttributes`` and
+/// ``SCXMLSchema/expressionAttributes``), so that the reader names an attribute with one byte
+/// found from its bytes and the builder tests it against masks by kind, without making or
+/// comparing strings.
+enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
+    case initial, name, version, datamodel, binding, id, type, event, cond, target
+    case eventexpr, targetexpr, delay, delayexpr, idlocation, typeexpr, namelist, sendid, sendidexpr
+    case label, expr, array, item, index, location, src, srcexpr, autoforward
+
+    /// The attribute's name.
+    var name: String { Self.names[Int(rawValue)] }
+
+    private static let names: [String] = allCases.map { "\($0)" }
+
+    /// The name `name` is, `nil` when SCXML has no attribute by that name.
+    init?(_ name: String) {
+        guard let found = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = found
+    }
+
+    /// The name spelled by `bytes`, `nil` when SCXML has no attribute by that name.
+    static func find(_ bytes: UnsafeBufferPointer<UInt8>) -> SCXMLAttributeName? {
+        XMLPackedName.index(of: bytes, in: packed).map { SCXMLAttributeName(rawValue: UInt8($0))! }
+    }
+
+    private static let packed: [XMLPackedName?] = names.map(XMLPackedName.init)
+
+    /// This name as one bit of a mask.
+    @inline(__always)
+    var bit: UInt32 { 1 << UInt32(rawValue) }
+
+    /// The bits of `names` (names SCXML does not have are left out).
+    static func mask(_ names: some Sequence<String>) -> UInt32 {
+        names.reduce(0) { $0 | (SCXMLAttributeName($1)?.bit ?? 0) }
+    }
+
+    /// ``SCXMLSchema/expressionAttributes`` as a mask.
+    static let expressions = mask(SCXMLSchema.expressionAttributes)
 }

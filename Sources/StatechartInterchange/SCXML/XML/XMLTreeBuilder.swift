@@ -41,7 +41,6 @@ struct XMLTreeBuilder {
     }
 
     private mutating func start() throws(SCXMLError) {
-        let name = scanner.localName
         let namespace = scanner.namespace
         // An element in the SCXML namespace is always SCXML's; one in no namespace is when the
         // root is in none (a document that never declares the namespace). Everything else is
@@ -50,9 +49,11 @@ struct XMLTreeBuilder {
         // SCXML: found by LoaderFuzz.)
         // The root decides which of the two it is (no namespace, or SCXML's).
         let isSCXML = namespace == scxmlNamespace || namespace == SCXMLNamespace.uri || (elements.isEmpty && namespace.isEmpty)
-        let kind = foreignDepth == 0 && markupDepth == 0 && isSCXML ? SCXMLElementKind(name: name) : nil
+        // The kind is found from the name's bytes: a string is made only for a name SCXML does not
+        // have (the known ones are ASCII, so comparing bytes is comparing the strings).
+        let kind = foreignDepth == 0 && markupDepth == 0 && isSCXML ? SCXMLElementKind.find(scanner.localNameBytes) : nil
         let isState = SCXMLElementKind.states.contains(kind)
-        try checkLimits(name: name, isState: isState)
+        try checkLimits(isState: isState)
         if foreignDepth > 0 {
             foreignDepth += 1
             return
@@ -63,7 +64,7 @@ struct XMLTreeBuilder {
         }
         let location = scanner.tagLocation()
         if elements.isEmpty {
-            guard name == "scxml", namespace == SCXMLNamespace.uri || namespace.isEmpty else {
+            guard kind == .scxml, namespace == SCXMLNamespace.uri || namespace.isEmpty else {
                 throw .notSCXML(root: scanner.qualifiedName, namespace: namespace, line: location.line)
             }
             scxmlNamespace = namespace
@@ -74,21 +75,20 @@ struct XMLTreeBuilder {
         var attributes = XMLAttributes(capacity: scanner.attributes.count)
         for a in scanner.attributes where !a.isDeclaration {
             // Prefixed attributes belong to their namespace: kept only if that is SCXML's.
-            if a.colon < 0 {
-                attributes[scanner.name(of: a)] = scanner.value(of: a)
-            } else if scanner.namespace(of: a) == SCXMLNamespace.uri {
-                attributes[scanner.localName(of: a)] = scanner.value(of: a)
-            }
+            if a.colon >= 0 && scanner.namespace(of: a) != SCXMLNamespace.uri { continue }
+            let start = a.colon < 0 ? a.nameStart : a.colon + 1
+            let known = SCXMLAttributeName.find(UnsafeBufferPointer(rebasing: scanner.bytes[start..<a.nameEnd]))
+            attributes.set(known?.name ?? scanner.string(start, a.nameEnd), known: known, to: scanner.value(of: a))
         }
         let index = elements.count
         let parent = stack.last ?? -1
-        elements.append(XMLElementNode(name: name, kind: kind, attributes: attributes, location: location, parent: parent))
+        elements.append(XMLElementNode(name: kind?.name ?? scanner.localName, kind: kind, attributes: attributes, location: location, parent: parent))
         if parent >= 0 { elements[parent].children.append(index) }
         stack.append(index)
     }
 
     /// Checks the limits at a start tag; the depth counts the element itself (the root is 1).
-    private mutating func checkLimits(name: String, isState: Bool) throws(SCXMLError) {
+    private mutating func checkLimits(isState: Bool) throws(SCXMLError) {
         elementCount += 1
         if isState { stateCount += 1 }
         let exceeded: (SCXMLLimit, Int)
@@ -101,7 +101,7 @@ struct XMLTreeBuilder {
         } else {
             return
         }
-        throw .limitExceeded(exceeded.0, limit: exceeded.1, element: name, line: scanner.tagLine)
+        throw .limitExceeded(exceeded.0, limit: exceeded.1, element: scanner.localName, line: scanner.tagLine)
     }
 
     /// An element inside `<content>`, `<assign>` or `<data>`: kept as text, whatever its namespace.
