@@ -326,7 +326,9 @@ struct SCXMLBuilder {
 
     private func checkTransition(_ e: XMLElementNode, at index: Int, attributes: AttributeReader) throws(SCXMLError) -> Item {
         // `.*` is the wildcard written as a suffix of the empty name: the same as `*`.
-        let events = try attributes.tokens(.event)?.map { $0 == ".*" ? "*" : $0 }
+        var events = try attributes.tokens(.event)
+        // Rewritten in place, and only where one is written: mapping every list made a new array.
+        if let written = events, written.contains(".*") { events = written.map { $0 == ".*" ? "*" : $0 } }
         for token in events ?? [] where !Self.isEventDescriptorToken(token) {
             throw attributes.invalid(
                 "event", token,

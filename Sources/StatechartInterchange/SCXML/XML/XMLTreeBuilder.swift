@@ -35,6 +35,7 @@ struct XMLTreeBuilder {
             case .cdata: try text(cdata: true)
             case .end:
                 guard !elements.isEmpty else { throw .emptyDocument }
+                linkChildren()
                 return XMLTree(elements: elements)
             }
         }
@@ -83,8 +84,17 @@ struct XMLTreeBuilder {
         let index = elements.count
         let parent = stack.last ?? -1
         elements.append(XMLElementNode(name: kind?.name ?? scanner.localName, kind: kind, attributes: attributes, location: location, parent: parent))
-        if parent >= 0 { elements[parent].children.append(index) }
         stack.append(index)
+    }
+
+    /// Gives each element the list of its children, once the document is read: counting them
+    /// first gives each list its exact capacity, one allocation where appending as the children
+    /// were read grew it several times.
+    private mutating func linkChildren() {
+        var counts = [Int](repeating: 0, count: elements.count)
+        for i in elements.indices where elements[i].parent >= 0 { counts[elements[i].parent] += 1 }
+        for i in elements.indices where counts[i] > 0 { elements[i].children.reserveCapacity(counts[i]) }
+        for i in elements.indices where elements[i].parent >= 0 { elements[elements[i].parent].children.append(i) }
     }
 
     /// Checks the limits at a start tag; the depth counts the element itself (the root is 1).
