@@ -47,10 +47,10 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
     /// The kind whose name is spelled by `bytes`, `nil` for a name SCXML does not have: the reader
     /// finds it without making a string.
     static func find(_ bytes: UnsafeBufferPointer<UInt8>) -> SCXMLElementKind? {
-        XMLPackedName.index(of: bytes, in: packed).map { SCXMLElementKind(rawValue: UInt8($0))! }
+        table.index(of: bytes).map { SCXMLElementKind(rawValue: UInt8($0))! }
     }
 
-    private static let packed: [XMLPackedName?] = names.map(XMLPackedName.init)
+    private static let table = XMLNameTable(names)
 
     /// This kind as one bit of a ``Mask``.
     @inline(__always)

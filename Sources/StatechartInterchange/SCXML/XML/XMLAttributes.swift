@@ -84,10 +84,10 @@ enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
 
     /// The name spelled by `bytes`, `nil` when SCXML has no attribute by that name.
     static func find(_ bytes: UnsafeBufferPointer<UInt8>) -> SCXMLAttributeName? {
-        XMLPackedName.index(of: bytes, in: packed).map { SCXMLAttributeName(rawValue: UInt8($0))! }
+        table.index(of: bytes).map { SCXMLAttributeName(rawValue: UInt8($0))! }
     }
 
-    private static let packed: [XMLPackedName?] = names.map(XMLPackedName.init)
+    private static let table = XMLNameTable(names)
 
     /// This name as one bit of a mask.
     @inline(__always)
