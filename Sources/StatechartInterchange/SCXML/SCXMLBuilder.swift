@@ -61,7 +61,11 @@ struct SCXMLBuilder {
     mutating func build(defaultName: String) throws(SCXMLError) -> Definition {
         let elements = tree.elements
         items.reserveCapacity(elements.count)
-        for i in elements.indices { items.append(try check(i)) }
+        // Each element is checked where it lies in the array, through a pointer: handing it over
+        // as a value copied it, retaining and releasing each of its strings and arrays.
+        try elements.withUnsafeBufferPointer { (elements) throws(SCXMLError) in
+            for i in elements.indices { items.append(try check(elements[i], at: i)) }
+        }
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
         if dataModel == .ecmascript || elements.contains(where: SCXMLStepCompiler.needsRunner) {
             var c = SCXMLStepCompiler(tree: tree, dataModel: dataModel, limits: ScriptLimits(), sources: sources)
@@ -162,8 +166,7 @@ struct SCXMLBuilder {
 
     // MARK: - Checks
 
-    private mutating func check(_ i: Int) throws(SCXMLError) -> Item {
-        let e = tree.elements[i]
+    private mutating func check(_ e: borrowing XMLElementNode, at i: Int) throws(SCXMLError) -> Item {
         let line = e.location.line
         guard let kind = e.kind else { throw .unknownElement(e.name, line: line) }
         if i > 0 {
@@ -454,22 +457,31 @@ extension SCXMLBuilder {
 
 /// Reads and checks the attribute values of one element.
 struct AttributeReader {
-    let element: XMLElementNode
+    /// The element's attributes, name and line: only what is read, so that making a reader
+    /// copies one array and not the whole element.
+    let attributes: XMLAttributes
+    let elementName: String
+    let line: Int
+
+    init(element: borrowing XMLElementNode) {
+        attributes = element.attributes
+        elementName = element.name
+        line = element.location.line
+    }
 
     /// An error for an invalid value of this element's attribute.
     func invalid(_ attribute: String, _ value: String, _ reason: String) -> SCXMLError {
-        .invalidAttributeValue(
-            value, attribute: attribute, element: element.name, line: element.location.line, reason: reason)
+        .invalidAttributeValue(value, attribute: attribute, element: elementName, line: line, reason: reason)
     }
 
     /// A space-separated list that must not be empty when present.
     func tokens(_ attribute: String) throws(SCXMLError) -> [String]? {
-        try tokens(attribute, element.attributes[attribute])
+        try tokens(attribute, attributes[attribute])
     }
 
     /// The list of the attribute named by's ``SCXMLAttributeName``, found without comparing strings.
     func tokens(_ attribute: SCXMLAttributeName) throws(SCXMLError) -> [String]? {
-        try tokens(attribute.name, element.attributes[attribute])
+        try tokens(attribute.name, attributes[attribute])
     }
 
     private func tokens(_ attribute: String, _ value: String?) throws(SCXMLError) -> [String]? {
@@ -481,12 +493,12 @@ struct AttributeReader {
 
     /// A single name (no white space) that must not be empty when present.
     func token(_ attribute: String) throws(SCXMLError) -> String? {
-        try token(attribute, element.attributes[attribute])
+        try token(attribute, attributes[attribute])
     }
 
     /// The name in the attribute named by's ``SCXMLAttributeName``, found without comparing strings.
     func token(_ attribute: SCXMLAttributeName) throws(SCXMLError) -> String? {
-        try token(attribute.name, element.attributes[attribute])
+        try token(attribute.name, attributes[attribute])
     }
 
     private func token(_ attribute: String, _ value: String?) throws(SCXMLError) -> String? {
