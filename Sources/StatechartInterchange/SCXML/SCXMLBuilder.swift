@@ -37,7 +37,7 @@ struct SCXMLBuilder {
     /// The `cond`s of a document without a `datamodel` attribute, by element index: parsed once,
     /// while deciding that the document needs no data model (``nullDataModelConditions(_:)``),
     /// and used from here rather than parsed again.
-    var nullConditions: [Int: SCXMLCondition] = [:]
+    var nullConditions = SCXMLParsedConditions()
     /// Whether state ids must be XML IDs (``SCXMLLoadOptions/requiresXMLIDs``, rule R76).
     let requiresXMLIDs: Bool
 
@@ -383,8 +383,8 @@ extension SCXMLBuilder {
     /// its `cond`s as parsed on the way, by element index; `nil` when it needs one: it has an
     /// element or an expression attribute the null data model refuses, or a `cond` other than
     /// `In()` logic. The parsed `cond`s are handed on so that none is parsed a second time.
-    static func nullDataModelConditions(_ tree: XMLTree) -> [Int: SCXMLCondition]? {
-        var conditions: [Int: SCXMLCondition] = [:]
+    static func nullDataModelConditions(_ tree: XMLTree) -> SCXMLParsedConditions? {
+        var conditions = SCXMLParsedConditions(count: tree.elements.count)
         // Fields are read in place: binding an element to a local would copy it.
         let elements = tree.elements
         for i in elements.indices.dropFirst() {
@@ -452,6 +452,24 @@ extension SCXMLBuilder {
             }
         }
         return !partIsEmpty
+    }
+}
+
+/// The `cond`s parsed while deciding that a document needs no data model, by element index: an
+/// array as long as the tree, where a dictionary hashed each index and grew as it filled.
+struct SCXMLParsedConditions {
+    private var byElement: [SCXMLCondition?] = []
+
+    /// None.
+    init() {}
+
+    /// Room for the elements of a tree of `count` elements, none parsed yet.
+    init(count: Int) { byElement = Array(repeating: nil, count: count) }
+
+    /// The `cond` of the element at `index` as parsed, `nil` when it was not.
+    subscript(index: Int) -> SCXMLCondition? {
+        get { byElement.indices.contains(index) ? byElement[index] : nil }
+        set { if byElement.indices.contains(index) { byElement[index] = newValue } }
     }
 }
 

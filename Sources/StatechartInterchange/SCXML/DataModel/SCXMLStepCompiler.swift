@@ -15,7 +15,7 @@ struct SCXMLStepCompiler {
     private(set) var compiled: [Int: SCXMLStep] = [:]
     /// `cond`s already parsed for the null data model, by element index
     /// (``SCXMLBuilder/nullDataModelConditions(_:)``), so that they are not parsed again.
-    var nullConditions: [Int: SCXMLCondition] = [:]
+    var nullConditions = SCXMLParsedConditions()
 
     init(tree: XMLTree, dataModel: SCXMLDataModelKind, limits: ScriptLimits, sources: SCXMLExternalSources = SCXMLExternalSources()) {
         self.tree = tree

@@ -32,6 +32,11 @@ enum XMLWhitespace {
 
     /// Whether `text` contains a white space character.
     static func containsSpace(_ text: String) -> Bool {
+        // On the contiguous bytes when the string has them (see `split`): `nil` when not ASCII.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            bytes.contains { $0 >= 0x80 } ? nil : bytes.contains(where: isASCIISpace)
+        }
+        if let ascii, let ascii { return ascii }
         guard isASCII(text) else { return text.contains(where: \.isWhitespace) }
         return text.utf8.contains(where: isASCIISpace)
     }
