@@ -9,11 +9,30 @@
 /// Each pair also holds its name as an ``SCXMLAttributeName`` when SCXML has one by that name,
 /// found from the bytes while reading: the builder's checks and lookups compare that byte
 /// instead of strings.
+///
+/// The pairs are a slice: the reader puts the attributes of the whole document in one array and
+/// gives each element its part of it (``init(sharing:_:)``), one allocation for the document
+/// where an array per element was one each to make and to free.
 struct XMLAttributes: Sendable {
-    private var pairs: [(name: String, known: SCXMLAttributeName?, value: String)] = []
+    typealias Pair = (name: String, known: SCXMLAttributeName?, value: String)
+    private var pairs: ArraySlice<Pair> = []
 
     /// No attributes, with room for `capacity`.
     init(capacity: Int = 0) { pairs.reserveCapacity(capacity) }
+
+    /// The attributes `all[range]`, sharing the storage of `all`.
+    init(sharing all: [Pair], _ range: Range<Int>) { pairs = all[range] }
+
+    /// Sets the attribute `name` (known to SCXML as `known`) among the pairs `all[start...]`,
+    /// replacing a value set there before under the same name: ``set(_:known:to:)`` on the pairs
+    /// of the element being read, before they are shared.
+    static func set(_ name: String, known: SCXMLAttributeName?, to value: String, in all: inout [Pair], from start: Int) {
+        for i in start..<all.count where all[i].known == known && all[i].name == name {
+            all[i].value = value
+            return
+        }
+        all.append((name, known, value))
+    }
 
     /// The value of the attribute `name`; setting replaces it, `nil` removes it.
     subscript(name: String) -> String? {
@@ -53,7 +72,7 @@ struct XMLAttributes: Sendable {
     }
 
     /// The attributes' names, in no particular order.
-    var keys: LazyMapSequence<[(name: String, known: SCXMLAttributeName?, value: String)], String> { pairs.lazy.map(\.name) }
+    var keys: LazyMapSequence<ArraySlice<Pair>, String> { pairs.lazy.map(\.name) }
 
     /// The number of attributes.
     var count: Int { pairs.count }

@@ -8,6 +8,10 @@ struct XMLTreeBuilder {
     private var scanner: XMLScanner
     private let limits: SCXMLLimits
     private var elements: [XMLElementNode] = []
+    /// The attributes of every element, in document order, and where each element's begin: shared
+    /// out to the elements once the document is read (``XMLAttributes/init(sharing:_:)``).
+    private var attributes: [XMLAttributes.Pair] = []
+    private var attributesStart: [Int] = []
     /// Open SCXML elements (indices into `elements`).
     private var stack: [Int] = []
     /// How deep inside a foreign element.
@@ -36,6 +40,7 @@ struct XMLTreeBuilder {
             case .end:
                 guard !elements.isEmpty else { throw .emptyDocument }
                 linkChildren()
+                shareAttributes()
                 return XMLTree(elements: elements)
             }
         }
@@ -73,17 +78,21 @@ struct XMLTreeBuilder {
             foreignDepth = 1
             return
         }
-        var attributes = XMLAttributes(capacity: scanner.attributes.count)
+        let first = attributes.count
         for a in scanner.attributes where !a.isDeclaration {
             // Prefixed attributes belong to their namespace: kept only if that is SCXML's.
             if a.colon >= 0 && scanner.namespace(of: a) != SCXMLNamespace.uri { continue }
             let start = a.colon < 0 ? a.nameStart : a.colon + 1
             let known = SCXMLAttributeName.find(UnsafeBufferPointer(rebasing: scanner.bytes[start..<a.nameEnd]))
-            attributes.set(known?.name ?? scanner.string(start, a.nameEnd), known: known, to: scanner.value(of: a))
+            XMLAttributes.set(
+                known?.name ?? scanner.string(start, a.nameEnd), known: known, to: scanner.value(of: a), in: &attributes,
+                from: first)
         }
         let index = elements.count
         let parent = stack.last ?? -1
-        elements.append(XMLElementNode(name: kind?.name ?? scanner.localName, kind: kind, attributes: attributes, location: location, parent: parent))
+        attributesStart.append(first)
+        elements.append(
+            XMLElementNode(name: kind?.name ?? scanner.localName, kind: kind, attributes: XMLAttributes(), location: location, parent: parent))
         stack.append(index)
     }
 
@@ -95,6 +104,14 @@ struct XMLTreeBuilder {
         for i in elements.indices where elements[i].parent >= 0 { counts[elements[i].parent] += 1 }
         for i in elements.indices where counts[i] > 0 { elements[i].children.reserveCapacity(counts[i]) }
         for i in elements.indices where elements[i].parent >= 0 { elements[elements[i].parent].children.append(i) }
+    }
+
+    /// Gives each element its attributes, as parts of the one array of them.
+    private mutating func shareAttributes() {
+        for i in elements.indices {
+            let end = i + 1 < elements.count ? attributesStart[i + 1] : attributes.count
+            elements[i].attributes = XMLAttributes(sharing: attributes, attributesStart[i]..<end)
+        }
     }
 
     /// Checks the limits at a start tag; the depth counts the element itself (the root is 1).
