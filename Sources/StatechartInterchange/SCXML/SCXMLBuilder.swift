@@ -67,7 +67,12 @@ struct SCXMLBuilder {
             for i in elements.indices { items.append(try check(elements[i], at: i)) }
         }
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
-        if dataModel == .ecmascript || elements.contains(where: SCXMLStepCompiler.needsRunner) {
+        // Only an <if> or a <send> can need the runner: the others are passed on their kind,
+        // without handing the element (a copy of it) to the test.
+        let needsRunner = elements.indices.contains {
+            elements[$0].kind == .if || (elements[$0].kind == .send && SCXMLStepCompiler.needsRunner(elements[$0]))
+        }
+        if dataModel == .ecmascript || needsRunner {
             var c = SCXMLStepCompiler(tree: tree, dataModel: dataModel, limits: ScriptLimits(), sources: sources)
             c.nullConditions = nullConditions
             try c.compileAll()
