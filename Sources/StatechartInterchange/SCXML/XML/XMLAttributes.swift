@@ -18,7 +18,9 @@ struct XMLAttributes: Sendable {
     private var pairs: ArraySlice<Pair> = []
 
     /// No attributes, with room for `capacity`.
-    init(capacity: Int = 0) { pairs.reserveCapacity(capacity) }
+    init(capacity: Int = 0) {
+        if capacity > 0 { pairs.reserveCapacity(capacity) }
+    }
 
     /// The attributes `all[range]`, sharing the storage of `all`.
     init(sharing all: [Pair], _ range: Range<Int>) { pairs = all[range] }
