@@ -96,14 +96,22 @@ struct XMLTreeBuilder {
         stack.append(index)
     }
 
-    /// Gives each element the list of its children, once the document is read: counting them
-    /// first gives each list its exact capacity, one allocation where appending as the children
-    /// were read grew it several times.
+    /// Gives each element the list of its children, once the document is read: the lists of all
+    /// elements are laid out in one array (each element's children counted first, to know where
+    /// its list starts), and each element gets its part of it, where an array per element was an
+    /// allocation each, grown several times as the children were read.
     private mutating func linkChildren() {
-        var counts = [Int](repeating: 0, count: elements.count)
-        for i in elements.indices where elements[i].parent >= 0 { counts[elements[i].parent] += 1 }
-        for i in elements.indices where counts[i] > 0 { elements[i].children.reserveCapacity(counts[i]) }
-        for i in elements.indices where elements[i].parent >= 0 { elements[elements[i].parent].children.append(i) }
+        var start = [Int](repeating: 0, count: elements.count + 1)
+        for i in elements.indices where elements[i].parent >= 0 { start[elements[i].parent + 1] += 1 }
+        for i in elements.indices { start[i + 1] += start[i] }
+        var next = start
+        var all = [Int](repeating: 0, count: start[elements.count])
+        // In document order, so each list is in document order.
+        for i in elements.indices where elements[i].parent >= 0 {
+            all[next[elements[i].parent]] = i
+            next[elements[i].parent] += 1
+        }
+        for i in elements.indices where start[i + 1] > start[i] { elements[i].children = all[start[i]..<start[i + 1]] }
     }
 
     /// Gives each element its attributes, as parts of the one array of them.
