@@ -240,15 +240,10 @@ struct SCXMLBuilder {
         // First a test by masks, a byte per attribute: no attribute the kind may not have, and no
         // expression under the null data model, is what almost every element passes. Any other
         // element is decided by the rules below, by name.
-        let plainMask = kind.plainAttributeMask
-        let expressionMask = kind.expressionAttributeMask
-        let nullDataModel = dataModel == .null
-        let maybeRefused = e.attributes.contains { _, known in
-            guard let known else { return true }
-            if plainMask & known.bit != 0 { return false }
-            return expressionMask & known.bit == 0 || nullDataModel
-        }
-        guard maybeRefused else { return }
+        // An attribute passes if the kind has it as a plain attribute, or as an expression when
+        // there is a data model; one that does not may still be a literal <log expr>.
+        let accepted = kind.plainAttributeMask | (dataModel == .null ? 0 : kind.expressionAttributeMask)
+        if e.attributes.allKnown(in: accepted) { return }
         let plain = kind.plainAttributes
         let expressions = kind.expressionAttributes
         func refused(_ key: String) -> Bool {
@@ -402,10 +397,7 @@ extension SCXMLBuilder {
             }
             // Every expression attribute has an ``SCXMLAttributeName``: an element with none of them
             // is passed on its masks, without looking at names.
-            let hasExpression = elements[i].attributes.contains { _, known in
-                known.map { SCXMLAttributeName.expressions & $0.bit != 0 } ?? false
-            }
-            if hasExpression, elements[i].attributes.keys.contains(where: {
+            if elements[i].attributes.anyKnown(in: SCXMLAttributeName.expressions), elements[i].attributes.keys.contains(where: {
                 SCXMLSchema.expressionAttributes.contains($0) && !isNullLogLiteral(elements[i], $0)
             }) {
                 return nil

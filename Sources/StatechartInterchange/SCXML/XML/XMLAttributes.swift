@@ -39,7 +39,8 @@ struct XMLAttributes: Sendable {
     /// The value of the attribute `name`; setting replaces it, `nil` removes it.
     subscript(name: String) -> String? {
         get {
-            for pair in pairs where pair.name == name { return pair.value }
+            // By index, reading the fields in place: a loop over the pairs copied each one.
+            for i in pairs.indices where pairs[i].name == name { return pairs[i].value }
             return nil
         }
         set {
@@ -53,8 +54,24 @@ struct XMLAttributes: Sendable {
 
     /// The value of the attribute `name`: the same as the subscript by its string, by one byte.
     subscript(name: SCXMLAttributeName) -> String? {
-        for pair in pairs where pair.known == name { return pair.value }
+        for i in pairs.indices where pairs[i].known == name { return pairs[i].value }
         return nil
+    }
+
+    /// Whether every attribute has an SCXML name, and one of `mask` (``SCXMLAttributeName/bit``).
+    func allKnown(in mask: UInt32) -> Bool {
+        for i in pairs.indices {
+            guard let known = pairs[i].known, mask & known.bit != 0 else { return false }
+        }
+        return true
+    }
+
+    /// Whether an attribute has an SCXML name of `mask`.
+    func anyKnown(in mask: UInt32) -> Bool {
+        for i in pairs.indices {
+            if let known = pairs[i].known, mask & known.bit != 0 { return true }
+        }
+        return false
     }
 
     /// Sets the attribute `name`, known to SCXML as `known` (`nil` when it is not), replacing a
@@ -65,12 +82,6 @@ struct XMLAttributes: Sendable {
             return
         }
         pairs.append((name, known, value))
-    }
-
-    /// Whether an attribute satisfies `predicate`, given its name and its SCXML name.
-    func contains(where predicate: (String, SCXMLAttributeName?) -> Bool) -> Bool {
-        for pair in pairs where predicate(pair.name, pair.known) { return true }
-        return false
     }
 
     /// The attributes' names, in no particular order.
