@@ -61,11 +61,12 @@ struct SCXMLBuilder {
     mutating func build(defaultName: String) throws(SCXMLError) -> Definition {
         let elements = tree.elements
         items.reserveCapacity(elements.count)
-        // Through a pointer into the tree, which measured a little cheaper than indexing the
-        // array; the element is still copied at the call (`check` is mutating, so the compiler
-        // keeps a copy in case a change reaches it): a non-mutating check measured the same.
+        // The checks read each element through a pointer into the tree, field by field: handed
+        // over as a value (or borrowed, which the compiler did by copying it), each element had
+        // its strings and arrays retained and released.
         try elements.withUnsafeBufferPointer { (elements) throws(SCXMLError) in
-            for i in elements.indices { items.append(try check(elements[i], at: i)) }
+            guard let first = elements.baseAddress else { return }
+            for i in elements.indices { items.append(try check(first + i, at: i)) }
         }
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
         // Only an <if> or a <send> can need the runner: the others are passed on their kind,
@@ -172,34 +173,34 @@ struct SCXMLBuilder {
 
     // MARK: - Checks
 
-    private mutating func check(_ e: borrowing XMLElementNode, at i: Int) throws(SCXMLError) -> Item {
-        let line = e.location.line
-        guard let kind = e.kind else { throw .unknownElement(e.name, line: line) }
+    private mutating func check(_ e: UnsafePointer<XMLElementNode>, at i: Int) throws(SCXMLError) -> Item {
+        let line = e.pointee.location.line
+        guard let kind = e.pointee.kind else { throw .unknownElement(e.pointee.name, line: line) }
         if i > 0 {
             if let reason = kind.unsupportedReason {
-                throw .unsupportedElement(e.name, line: line, reason: reason)
+                throw .unsupportedElement(e.pointee.name, line: line, reason: reason)
             }
-            let parent = tree.elements[e.parent].kind
+            let parent = tree.elements[e.pointee.parent].kind
             // An <invoke>'s inline <content> is the document to start: no data model needed.
-            let startsDocument = kind == .content && parent == .invoke && e.attributes["expr"] == nil
+            let startsDocument = kind == .content && parent == .invoke && e.pointee.attributes["expr"] == nil
             if dataModel == .null, !startsDocument, let reason = kind.nullDataModelRefusal {
-                throw .unsupportedElement(e.name, line: line, reason: reason)
+                throw .unsupportedElement(e.pointee.name, line: line, reason: reason)
             }
             guard parent?.allowedChildren.contains(kind) == true else {
-                throw .misplacedElement(e.name, parent: tree.elements[e.parent].name, line: line)
+                throw .misplacedElement(e.pointee.name, parent: tree.elements[e.pointee.parent].name, line: line)
             }
         }
         try checkAttributes(of: e, kind: kind)
         let attributes = AttributeReader(element: e)
         switch kind {
         case .scxml:
-            if let v = e.attributes["version"], v != "1.0" {
+            if let v = e.pointee.attributes["version"], v != "1.0" {
                 throw attributes.invalid("version", v, "SCXML 1.0 documents have version=\"1.0\"")
             }
-            if let v = e.attributes["binding"], v != "early" && v != "late" {
+            if let v = e.pointee.attributes["binding"], v != "early" && v != "late" {
                 throw attributes.invalid("binding", v, "expected 'early' or 'late'")
             }
-            switch e.attributes["datamodel"] {
+            switch e.pointee.attributes["datamodel"] {
             case nil:
                 // SCXML leaves the default to the platform (rule R82): ECMAScript for a document that
                 // uses data or expressions, as SCION's and uSCXML's charts expect, else the null one.
@@ -213,7 +214,7 @@ struct SCXMLBuilder {
             case "ecmascript"?: dataModel = .ecmascript
             case let v?: throw attributes.invalid("datamodel", v, "supported data models: 'null' and 'ecmascript'")
             }
-            return .root(name: e.attributes["name"], initial: try attributes.tokens("initial") ?? [])
+            return .root(name: e.pointee.attributes["name"], initial: try attributes.tokens("initial") ?? [])
         case .state, .parallel, .final, .history:
             return try checkState(e, attributes: attributes)
         case .initial:
@@ -228,8 +229,8 @@ struct SCXMLBuilder {
         case .raise, .send, .cancel, .log:
             // Under a data model, the step compiler checks them (expressions are its business), and
             // so it does a send to another session (rule R86), which only the step runner makes.
-            if dataModel == .ecmascript || SCXMLStepCompiler.needsRunner(e) { return .other }
-            return .action(try SCXMLExecutableContent.action(e, attributes: attributes))
+            if dataModel == .ecmascript || SCXMLStepCompiler.needsRunner(e.pointee) { return .other }
+            return .action(try SCXMLExecutableContent.action(e.pointee, attributes: attributes))
         default:
             return .other
         }
@@ -237,30 +238,31 @@ struct SCXMLBuilder {
 
     /// Refuses the first attribute (by name) the element may not have, or that is an expression
     /// under the null data model.
-    private func checkAttributes(of e: XMLElementNode, kind: SCXMLElementKind) throws(SCXMLError) {
+    private func checkAttributes(of e: UnsafePointer<XMLElementNode>, kind: SCXMLElementKind) throws(SCXMLError) {
         // First a test by masks, a byte per attribute: no attribute the kind may not have, and no
         // expression under the null data model, is what almost every element passes. Any other
         // element is decided by the rules below, by name.
         // An attribute passes if the kind has it as a plain attribute, or as an expression when
         // there is a data model; one that does not may still be a literal <log expr>.
         let accepted = kind.plainAttributeMask | (dataModel == .null ? 0 : kind.expressionAttributeMask)
-        if e.attributes.allKnown(in: accepted) { return }
+        if e.pointee.attributes.allKnown(in: accepted) { return }
         let plain = kind.plainAttributes
         let expressions = kind.expressionAttributes
         func refused(_ key: String) -> Bool {
             if plain.contains(key) { return false }
             guard expressions.contains(key) else { return true }
-            return dataModel == .null && !Self.isNullLogLiteral(e, key)
+            return dataModel == .null && !Self.isNullLogLiteral(e.pointee, key)
         }
         // Sorted only when one is refused, so that the error names the same attribute every time.
-        guard let key = e.attributes.keys.filter(refused).min() else { return }
+        guard let key = e.pointee.attributes.keys.filter(refused).min() else { return }
         if SCXMLSchema.expressionAttributes.contains(key) {
-            throw .unsupportedExpression(e.attributes[key] ?? "", attribute: key, element: e.name, line: e.location.line)
+            throw .unsupportedExpression(
+                e.pointee.attributes[key] ?? "", attribute: key, element: e.pointee.name, line: e.pointee.location.line)
         }
-        throw .unsupportedAttribute(key, element: e.name, line: e.location.line)
+        throw .unsupportedAttribute(key, element: e.pointee.name, line: e.pointee.location.line)
     }
 
-    private mutating func checkState(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Item {
+    private mutating func checkState(_ e: UnsafePointer<XMLElementNode>, attributes: AttributeReader) throws(SCXMLError) -> Item {
         stateOrdinal += 1
         let id: String
         if let given = try attributes.token(.id) {
@@ -275,23 +277,23 @@ struct SCXMLBuilder {
             id = given
         } else {
             var used = usedIDs ?? givenStateIDs()
-            var generated = "_\(e.name)\(stateOrdinal)"
+            var generated = "_\(e.pointee.name)\(stateOrdinal)"
             while used.contains(generated) { generated += "_" }
             used.insert(generated)
             usedIDs = used
             id = generated
         }
         let kind: StateKind
-        switch e.kind {
+        switch e.pointee.kind {
         case .parallel?: kind = .parallel
         case .final?: kind = .final
         case .history?:
-            switch e.attributes[.type] ?? "shallow" {
+            switch e.pointee.attributes[.type] ?? "shallow" {
             case "shallow": kind = .history(.shallow)
             case "deep": kind = .history(.deep)
             case let v: throw attributes.invalid("type", v, "expected 'shallow' or 'deep'")
             }
-            let transitions = e.children.filter { tree.elements[$0].kind == .transition }
+            let transitions = e.pointee.children.filter { tree.elements[$0].kind == .transition }
             if transitions.count > 1 {
                 throw .invalidElement(
                     "transition", line: tree.elements[transitions[1]].location.line,
@@ -300,7 +302,7 @@ struct SCXMLBuilder {
         default: kind = .state
         }
         let initial = try attributes.tokens(.initial)
-        if let v = e.attributes[.initial], e.children.contains(where: { tree.elements[$0].kind == .initial }) {
+        if let v = e.pointee.attributes[.initial], e.pointee.children.contains(where: { tree.elements[$0].kind == .initial }) {
             throw attributes.invalid(
                 "initial", v, "a state cannot have both an initial attribute and an <initial> element")
         }
@@ -316,19 +318,19 @@ struct SCXMLBuilder {
         return ids
     }
 
-    private func checkInitial(_ e: XMLElementNode) throws(SCXMLError) {
-        let siblings = tree.elements[e.parent].children.filter { tree.elements[$0].kind == .initial }
+    private func checkInitial(_ e: UnsafePointer<XMLElementNode>) throws(SCXMLError) {
+        let siblings = tree.elements[e.pointee.parent].children.filter { tree.elements[$0].kind == .initial }
         if siblings.count > 1, let second = siblings.dropFirst().first {
             throw .invalidElement(
                 "initial", line: tree.elements[second].location.line, reason: "a state has at most one <initial>")
         }
-        guard e.children.count == 1 else {
+        guard e.pointee.children.count == 1 else {
             throw .invalidElement(
-                "initial", line: e.location.line, reason: "<initial> contains exactly one <transition>")
+                "initial", line: e.pointee.location.line, reason: "<initial> contains exactly one <transition>")
         }
     }
 
-    private func checkTransition(_ e: XMLElementNode, at index: Int, attributes: AttributeReader) throws(SCXMLError) -> Item {
+    private func checkTransition(_ e: UnsafePointer<XMLElementNode>, at index: Int, attributes: AttributeReader) throws(SCXMLError) -> Item {
         // `.*` is the wildcard written as a suffix of the empty name: the same as `*`.
         var events = try attributes.tokens(.event)
         // Rewritten in place, and only where one is written: mapping every list made a new array.
@@ -339,33 +341,33 @@ struct SCXMLBuilder {
                 "'\(token)' is not an event descriptor: dot-separated names, optionally ending in '.*' or '.', or '*'")
         }
         var cond: Guard<SCXMLEvent, SCXMLContext>?
-        if let text = e.attributes[.cond] {
+        if let text = e.pointee.attributes[.cond] {
             if dataModel == .ecmascript {
                 cond = SCXMLDataBuilder.condition(ScriptExpression(text))
             } else {
                 guard let parsed = nullConditions[index] ?? SCXMLCondition.parse(text) else {
-                    throw .unsupportedExpression(text, attribute: "cond", element: e.name, line: e.location.line)
+                    throw .unsupportedExpression(text, attribute: "cond", element: e.pointee.name, line: e.pointee.location.line)
                 }
                 cond = parsed.guardCondition
             }
         }
         let targets = try attributes.tokens(.target) ?? []
         let kind: TransitionKind
-        switch e.attributes[.type] ?? "external" {
+        switch e.pointee.attributes[.type] ?? "external" {
         case "external": kind = .external
         case "internal": kind = .internal
         case let v: throw attributes.invalid("type", v, "expected 'external' or 'internal'")
         }
-        let parentKind = tree.elements[e.parent].kind
+        let parentKind = tree.elements[e.pointee.parent].kind
         if parentKind == .initial || parentKind == .history {
-            let parent = tree.elements[e.parent].name
+            let parent = tree.elements[e.pointee.parent].name
             if events != nil || cond != nil {
                 throw .invalidElement(
-                    "transition", line: e.location.line,
+                    "transition", line: e.pointee.location.line,
                     reason: "the transition of <\(parent)> has no event and no cond")
             }
             if parentKind == .initial && targets.isEmpty {
-                throw .missingAttribute("target", element: "transition", line: e.location.line)
+                throw .missingAttribute("target", element: "transition", line: e.pointee.location.line)
             }
         }
         return .transition(events: events, cond: cond, targets: targets, kind: kind)
@@ -483,6 +485,13 @@ struct AttributeReader {
         attributes = element.attributes
         elementName = element.name
         line = element.location.line
+    }
+
+    /// The reader of the element at `element`, read in place.
+    init(element: UnsafePointer<XMLElementNode>) {
+        attributes = element.pointee.attributes
+        elementName = element.pointee.name
+        line = element.pointee.location.line
     }
 
     /// An error for an invalid value of this element's attribute.
