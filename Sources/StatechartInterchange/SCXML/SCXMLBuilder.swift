@@ -25,7 +25,10 @@ struct SCXMLBuilder {
 
     let tree: XMLTree
     var items: [Item] = []
-    var usedIDs: Set<String> = []
+    /// The ids of the document's state elements, and those generated so far: made only when a
+    /// state without an id needs one generated, since most documents give every state its id and
+    /// hashing each of them would be work for nothing.
+    var usedIDs: Set<String>?
     var stateOrdinal = 0
     /// The document's data model (its root's `datamodel`).
     var dataModel = SCXMLDataModelKind.null
@@ -34,7 +37,7 @@ struct SCXMLBuilder {
     /// The `cond`s of a document without a `datamodel` attribute, by element index: parsed once,
     /// while deciding that the document needs no data model (``nullDataModelConditions(_:)``),
     /// and used from here rather than parsed again.
-    var nullConditions: [Int: SCXMLCondition] = [:]
+    var nullConditions = SCXMLParsedConditions()
     /// Whether state ids must be XML IDs (``SCXMLLoadOptions/requiresXMLIDs``, rule R76).
     let requiresXMLIDs: Bool
 
@@ -57,13 +60,21 @@ struct SCXMLBuilder {
     /// Checks the document and builds the definition.
     mutating func build(defaultName: String) throws(SCXMLError) -> Definition {
         let elements = tree.elements
-        for e in elements where SCXMLSchema.stateElements.contains(e.name) {
-            if let id = e.attributes["id"] { usedIDs.insert(id) }
-        }
         items.reserveCapacity(elements.count)
-        for i in elements.indices { items.append(try check(i)) }
+        // The checks read each element through a pointer into the tree, field by field: handed
+        // over as a value (or borrowed, which the compiler did by copying it), each element had
+        // its strings and arrays retained and released.
+        try elements.withUnsafeBufferPointer { (elements) throws(SCXMLError) in
+            guard let first = elements.baseAddress else { return }
+            for i in elements.indices { items.append(try check(first + i, at: i)) }
+        }
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
-        if dataModel == .ecmascript || elements.contains(where: SCXMLStepCompiler.needsRunner) {
+        // Only an <if> or a <send> can need the runner: the others are passed on their kind,
+        // without handing the element (a copy of it) to the test.
+        let needsRunner = elements.indices.contains {
+            elements[$0].kind == .if || (elements[$0].kind == .send && SCXMLStepCompiler.needsRunner(elements[$0]))
+        }
+        if dataModel == .ecmascript || needsRunner {
             var c = SCXMLStepCompiler(tree: tree, dataModel: dataModel, limits: ScriptLimits(), sources: sources)
             c.nullConditions = nullConditions
             try c.compileAll()
@@ -79,44 +90,50 @@ struct SCXMLBuilder {
             let targets = initial.isEmpty ? first.flatMap { stateID(at: $0) }.map { [$0] } ?? [] : initial
             definition.setInitial(targets, actions: data.startActions(chartName: chartName, compiler: compiler), of: definition.root)
         }
+        // The loops read the elements' fields in place, by index: binding an element to a local
+        // copies it, retaining and releasing each of its strings and arrays.
         for i in elements.indices.dropFirst() {
-            let e = elements[i]
+            let parent = elements[i].parent
             switch items[i] {
             case .state(let kind, let id, let initial):
                 nodes[i] = definition.addState(
-                    id, kind: kind, in: nodes[e.parent], initial: initial, location: e.location)
+                    id, kind: kind, in: nodes[parent], initial: initial, location: elements[i].location)
                 if let lateBinding = data.lateBindingAction(for: i, stateID: id) {
                     definition.addOnEntry([lateBinding], to: nodes[i])
                 }
             case .transition(let events, let cond, let targets, let kind):
-                let actions = actions(in: e)
-                if case .initial = items[e.parent] {
-                    definition.setInitial(targets, actions: actions, of: nodes[elements[e.parent].parent])
+                let actions = actions(in: i)
+                if case .initial = items[parent] {
+                    definition.setInitial(targets, actions: actions, of: nodes[elements[parent].parent])
                 } else {
                     definition.addTransition(
                         TransitionDefinition(
                             on: events.map { .names($0) }, guard: cond, to: targets, kind: kind,
-                            actions: actions, location: e.location),
-                        from: nodes[e.parent])
+                            actions: actions, location: elements[i].location),
+                        from: nodes[parent])
                 }
             case .onEntry:
-                definition.addOnEntry(actions(in: e), to: nodes[e.parent])
+                definition.addOnEntry(actions(in: i), to: nodes[parent])
             case .onExit:
-                definition.addOnExit(actions(in: e), to: nodes[e.parent])
+                definition.addOnExit(actions(in: i), to: nodes[parent])
             case .root, .initial, .action, .other:
                 break
             }
         }
-        for (i, e) in elements.enumerated() where e.name == "invoke" {
-            try addInvocation(i, to: nodes[e.parent], of: stateID(at: e.parent) ?? "", in: &definition)
+        // Every element of the tree has the kind of its name (the reader keeps only SCXML's).
+        for i in elements.indices where elements[i].kind == .invoke {
+            let parent = elements[i].parent
+            try addInvocation(i, to: nodes[parent], of: stateID(at: parent) ?? "", in: &definition)
         }
         if let compiler {
             // <donedata> is evaluated after the final state's <onentry>, when its done event is made;
             // a top-level final's is the data of the session's end (`done.invoke.<id>`, key "").
-            for (i, e) in elements.enumerated() where e.name == "donedata" {
-                let final = e.parent
+            for i in elements.indices where elements[i].kind == .donedata {
+                let final = elements[i].parent
                 guard let parentID = elements[final].parent == 0 ? "" : stateID(at: elements[final].parent) else { continue }
-                definition.addOnEntry([try SCXMLDataBuilder.doneData(e, of: parentID, compiler: compiler, tree: tree, index: i)], to: nodes[final])
+                definition.addOnEntry(
+                    [try SCXMLDataBuilder.doneData(elements[i], of: parentID, compiler: compiler, tree: tree, index: i)],
+                    to: nodes[final])
             }
         }
         return definition
@@ -125,7 +142,7 @@ struct SCXMLBuilder {
     /// Compiles the `<invoke>` at `index` and declares it on its state (rule R86).
     private func addInvocation(_ index: Int, to node: Definition.Node, of stateID: String, in definition: inout Definition) throws(SCXMLError) {
         let e = tree.elements[index]
-        let finalize = e.children.first { tree.elements[$0].name == "finalize" }.map { actions(in: tree.elements[$0]) } ?? []
+        let finalize = e.children.first { tree.elements[$0].kind == .finalize }.map { actions(in: $0) } ?? []
         let invoke = try SCXMLInvokeDefinition.compile(
             index, tree: tree, stateID: stateID, finalize: finalize, compiler: compiler, options: options,
             markup: SCXMLMarkup.element(index, in: tree))
@@ -134,13 +151,15 @@ struct SCXMLBuilder {
             to: node)
     }
 
-    private func actions(in element: XMLElementNode) -> [Action<SCXMLEvent, SCXMLContext>] {
-        let index = element.children.first.map { tree.elements[$0].parent } ?? -1
-        if let compiler, index >= 0, dataModel == .ecmascript || compiler.needsSteps(index) {
+    /// The actions of the executable content inside the element at `index`.
+    private func actions(in index: Int) -> [Action<SCXMLEvent, SCXMLContext>] {
+        let children = tree.elements[index].children
+        if children.isEmpty { return [] }
+        if let compiler, dataModel == .ecmascript || compiler.needsSteps(index) {
             // One block of content: its steps run together, and a failure skips the rest (R14).
             return [SCXMLDataBuilder.content(compiler.steps(in: index), markup: SCXMLMarkup.children(of: index, in: tree))]
         }
-        return element.children.compactMap {
+        return children.compactMap {
             if case .action(let a) = items[$0] { return a }
             return nil
         }
@@ -154,35 +173,34 @@ struct SCXMLBuilder {
 
     // MARK: - Checks
 
-    private mutating func check(_ i: Int) throws(SCXMLError) -> Item {
-        let e = tree.elements[i]
-        let line = e.location.line
-        guard let kind = e.kind else { throw .unknownElement(e.name, line: line) }
+    private mutating func check(_ e: UnsafePointer<XMLElementNode>, at i: Int) throws(SCXMLError) -> Item {
+        let line = e.pointee.location.line
+        guard let kind = e.pointee.kind else { throw .unknownElement(e.pointee.name, line: line) }
         if i > 0 {
             if let reason = kind.unsupportedReason {
-                throw .unsupportedElement(e.name, line: line, reason: reason)
+                throw .unsupportedElement(e.pointee.name, line: line, reason: reason)
             }
-            let parent = tree.elements[e.parent].kind
+            let parent = tree.elements[e.pointee.parent].kind
             // An <invoke>'s inline <content> is the document to start: no data model needed.
-            let startsDocument = kind == .content && parent == .invoke && e.attributes["expr"] == nil
+            let startsDocument = kind == .content && parent == .invoke && e.pointee.attributes["expr"] == nil
             if dataModel == .null, !startsDocument, let reason = kind.nullDataModelRefusal {
-                throw .unsupportedElement(e.name, line: line, reason: reason)
+                throw .unsupportedElement(e.pointee.name, line: line, reason: reason)
             }
             guard parent?.allowedChildren.contains(kind) == true else {
-                throw .misplacedElement(e.name, parent: tree.elements[e.parent].name, line: line)
+                throw .misplacedElement(e.pointee.name, parent: tree.elements[e.pointee.parent].name, line: line)
             }
         }
         try checkAttributes(of: e, kind: kind)
         let attributes = AttributeReader(element: e)
         switch kind {
         case .scxml:
-            if let v = e.attributes["version"], v != "1.0" {
+            if let v = e.pointee.attributes["version"], v != "1.0" {
                 throw attributes.invalid("version", v, "SCXML 1.0 documents have version=\"1.0\"")
             }
-            if let v = e.attributes["binding"], v != "early" && v != "late" {
+            if let v = e.pointee.attributes["binding"], v != "early" && v != "late" {
                 throw attributes.invalid("binding", v, "expected 'early' or 'late'")
             }
-            switch e.attributes["datamodel"] {
+            switch e.pointee.attributes["datamodel"] {
             case nil:
                 // SCXML leaves the default to the platform (rule R82): ECMAScript for a document that
                 // uses data or expressions, as SCION's and uSCXML's charts expect, else the null one.
@@ -196,7 +214,7 @@ struct SCXMLBuilder {
             case "ecmascript"?: dataModel = .ecmascript
             case let v?: throw attributes.invalid("datamodel", v, "supported data models: 'null' and 'ecmascript'")
             }
-            return .root(name: e.attributes["name"], initial: try attributes.tokens("initial") ?? [])
+            return .root(name: e.pointee.attributes["name"], initial: try attributes.tokens("initial") ?? [])
         case .state, .parallel, .final, .history:
             return try checkState(e, attributes: attributes)
         case .initial:
@@ -211,8 +229,8 @@ struct SCXMLBuilder {
         case .raise, .send, .cancel, .log:
             // Under a data model, the step compiler checks them (expressions are its business), and
             // so it does a send to another session (rule R86), which only the step runner makes.
-            if dataModel == .ecmascript || SCXMLStepCompiler.needsRunner(e) { return .other }
-            return .action(try SCXMLExecutableContent.action(e, attributes: attributes))
+            if dataModel == .ecmascript || SCXMLStepCompiler.needsRunner(e.pointee) { return .other }
+            return .action(try SCXMLExecutableContent.action(e.pointee, attributes: attributes))
         default:
             return .other
         }
@@ -220,26 +238,34 @@ struct SCXMLBuilder {
 
     /// Refuses the first attribute (by name) the element may not have, or that is an expression
     /// under the null data model.
-    private func checkAttributes(of e: XMLElementNode, kind: SCXMLElementKind) throws(SCXMLError) {
+    private func checkAttributes(of e: UnsafePointer<XMLElementNode>, kind: SCXMLElementKind) throws(SCXMLError) {
+        // First a test by masks, a byte per attribute: no attribute the kind may not have, and no
+        // expression under the null data model, is what almost every element passes. Any other
+        // element is decided by the rules below, by name.
+        // An attribute passes if the kind has it as a plain attribute, or as an expression when
+        // there is a data model; one that does not may still be a literal <log expr>.
+        let accepted = kind.plainAttributeMask | (dataModel == .null ? 0 : kind.expressionAttributeMask)
+        if e.pointee.attributes.allKnown(in: accepted) { return }
         let plain = kind.plainAttributes
         let expressions = kind.expressionAttributes
         func refused(_ key: String) -> Bool {
             if plain.contains(key) { return false }
             guard expressions.contains(key) else { return true }
-            return dataModel == .null && !Self.isNullLogLiteral(e, key)
+            return dataModel == .null && !Self.isNullLogLiteral(e.pointee, key)
         }
         // Sorted only when one is refused, so that the error names the same attribute every time.
-        guard let key = e.attributes.keys.filter(refused).min() else { return }
+        guard let key = e.pointee.attributes.keys.filter(refused).min() else { return }
         if SCXMLSchema.expressionAttributes.contains(key) {
-            throw .unsupportedExpression(e.attributes[key] ?? "", attribute: key, element: e.name, line: e.location.line)
+            throw .unsupportedExpression(
+                e.pointee.attributes[key] ?? "", attribute: key, element: e.pointee.name, line: e.pointee.location.line)
         }
-        throw .unsupportedAttribute(key, element: e.name, line: e.location.line)
+        throw .unsupportedAttribute(key, element: e.pointee.name, line: e.pointee.location.line)
     }
 
-    private mutating func checkState(_ e: XMLElementNode, attributes: AttributeReader) throws(SCXMLError) -> Item {
+    private mutating func checkState(_ e: UnsafePointer<XMLElementNode>, attributes: AttributeReader) throws(SCXMLError) -> Item {
         stateOrdinal += 1
         let id: String
-        if let given = try attributes.token("id") {
+        if let given = try attributes.token(.id) {
             // Ids are of type xsd:ID (rule R76): Qt and the W3C schema refuse `id="1"`, so a chart
             // this loader accepts loads elsewhere too.
             guard !requiresXMLIDs || SCXMLSchema.isXMLID(given) else {
@@ -250,22 +276,24 @@ struct SCXMLBuilder {
             }
             id = given
         } else {
-            var generated = "_\(e.name)\(stateOrdinal)"
-            while usedIDs.contains(generated) { generated += "_" }
-            usedIDs.insert(generated)
+            var used = usedIDs ?? givenStateIDs()
+            var generated = "_\(e.pointee.name)\(stateOrdinal)"
+            while used.contains(generated) { generated += "_" }
+            used.insert(generated)
+            usedIDs = used
             id = generated
         }
         let kind: StateKind
-        switch e.name {
-        case "parallel": kind = .parallel
-        case "final": kind = .final
-        case "history":
-            switch e.attributes["type"] ?? "shallow" {
+        switch e.pointee.kind {
+        case .parallel?: kind = .parallel
+        case .final?: kind = .final
+        case .history?:
+            switch e.pointee.attributes[.type] ?? "shallow" {
             case "shallow": kind = .history(.shallow)
             case "deep": kind = .history(.deep)
             case let v: throw attributes.invalid("type", v, "expected 'shallow' or 'deep'")
             }
-            let transitions = e.children.filter { tree.elements[$0].name == "transition" }
+            let transitions = e.pointee.children.filter { tree.elements[$0].kind == .transition }
             if transitions.count > 1 {
                 throw .invalidElement(
                     "transition", line: tree.elements[transitions[1]].location.line,
@@ -273,61 +301,73 @@ struct SCXMLBuilder {
             }
         default: kind = .state
         }
-        let initial = try attributes.tokens("initial")
-        if let v = e.attributes["initial"], e.children.contains(where: { tree.elements[$0].name == "initial" }) {
+        let initial = try attributes.tokens(.initial)
+        if let v = e.pointee.attributes[.initial], e.pointee.children.contains(where: { tree.elements[$0].kind == .initial }) {
             throw attributes.invalid(
                 "initial", v, "a state cannot have both an initial attribute and an <initial> element")
         }
         return .state(kind: kind, id: id, initial: initial)
     }
 
-    private func checkInitial(_ e: XMLElementNode) throws(SCXMLError) {
-        let siblings = tree.elements[e.parent].children.filter { tree.elements[$0].name == "initial" }
+    /// The `id`s written on the document's state elements.
+    private func givenStateIDs() -> Set<String> {
+        var ids: Set<String> = []
+        for i in tree.elements.indices where SCXMLElementKind.states.contains(tree.elements[i].kind) {
+            if let id = tree.elements[i].attributes["id"] { ids.insert(id) }
+        }
+        return ids
+    }
+
+    private func checkInitial(_ e: UnsafePointer<XMLElementNode>) throws(SCXMLError) {
+        let siblings = tree.elements[e.pointee.parent].children.filter { tree.elements[$0].kind == .initial }
         if siblings.count > 1, let second = siblings.dropFirst().first {
             throw .invalidElement(
                 "initial", line: tree.elements[second].location.line, reason: "a state has at most one <initial>")
         }
-        guard e.children.count == 1 else {
+        guard e.pointee.children.count == 1 else {
             throw .invalidElement(
-                "initial", line: e.location.line, reason: "<initial> contains exactly one <transition>")
+                "initial", line: e.pointee.location.line, reason: "<initial> contains exactly one <transition>")
         }
     }
 
-    private func checkTransition(_ e: XMLElementNode, at index: Int, attributes: AttributeReader) throws(SCXMLError) -> Item {
+    private func checkTransition(_ e: UnsafePointer<XMLElementNode>, at index: Int, attributes: AttributeReader) throws(SCXMLError) -> Item {
         // `.*` is the wildcard written as a suffix of the empty name: the same as `*`.
-        let events = try attributes.tokens("event")?.map { $0 == ".*" ? "*" : $0 }
+        var events = try attributes.tokens(.event)
+        // Rewritten in place, and only where one is written: mapping every list made a new array.
+        if let written = events, written.contains(".*") { events = written.map { $0 == ".*" ? "*" : $0 } }
         for token in events ?? [] where !Self.isEventDescriptorToken(token) {
             throw attributes.invalid(
                 "event", token,
                 "'\(token)' is not an event descriptor: dot-separated names, optionally ending in '.*' or '.', or '*'")
         }
         var cond: Guard<SCXMLEvent, SCXMLContext>?
-        if let text = e.attributes["cond"] {
+        if let text = e.pointee.attributes[.cond] {
             if dataModel == .ecmascript {
                 cond = SCXMLDataBuilder.condition(ScriptExpression(text))
             } else {
                 guard let parsed = nullConditions[index] ?? SCXMLCondition.parse(text) else {
-                    throw .unsupportedExpression(text, attribute: "cond", element: e.name, line: e.location.line)
+                    throw .unsupportedExpression(text, attribute: "cond", element: e.pointee.name, line: e.pointee.location.line)
                 }
                 cond = parsed.guardCondition
             }
         }
-        let targets = try attributes.tokens("target") ?? []
+        let targets = try attributes.tokens(.target) ?? []
         let kind: TransitionKind
-        switch e.attributes["type"] ?? "external" {
+        switch e.pointee.attributes[.type] ?? "external" {
         case "external": kind = .external
         case "internal": kind = .internal
         case let v: throw attributes.invalid("type", v, "expected 'external' or 'internal'")
         }
-        let parent = tree.elements[e.parent].name
-        if parent == "initial" || parent == "history" {
+        let parentKind = tree.elements[e.pointee.parent].kind
+        if parentKind == .initial || parentKind == .history {
+            let parent = tree.elements[e.pointee.parent].name
             if events != nil || cond != nil {
                 throw .invalidElement(
-                    "transition", line: e.location.line,
+                    "transition", line: e.pointee.location.line,
                     reason: "the transition of <\(parent)> has no event and no cond")
             }
-            if parent == "initial" && targets.isEmpty {
-                throw .missingAttribute("target", element: "transition", line: e.location.line)
+            if parentKind == .initial && targets.isEmpty {
+                throw .missingAttribute("target", element: "transition", line: e.pointee.location.line)
             }
         }
         return .transition(events: events, cond: cond, targets: targets, kind: kind)
@@ -346,19 +386,26 @@ extension SCXMLBuilder {
     /// its `cond`s as parsed on the way, by element index; `nil` when it needs one: it has an
     /// element or an expression attribute the null data model refuses, or a `cond` other than
     /// `In()` logic. The parsed `cond`s are handed on so that none is parsed a second time.
-    static func nullDataModelConditions(_ tree: XMLTree) -> [Int: SCXMLCondition]? {
-        var conditions: [Int: SCXMLCondition] = [:]
-        for i in tree.elements.indices.dropFirst() {
-            let e = tree.elements[i]
-            if e.kind?.nullDataModelRefusal != nil {
+    static func nullDataModelConditions(_ tree: XMLTree) -> SCXMLParsedConditions? {
+        var conditions = SCXMLParsedConditions(count: tree.elements.count)
+        // Fields are read in place: binding an element to a local would copy it.
+        let elements = tree.elements
+        for i in elements.indices.dropFirst() {
+            if let kind = elements[i].kind, kind.nullDataModelRefusal != nil {
                 // An <invoke>'s inline <content> is the document to start, not data.
-                if e.kind == .content && tree.elements[e.parent].kind == .invoke && e.attributes["expr"] == nil { continue }
+                if kind == .content && elements[elements[i].parent].kind == .invoke && elements[i].attributes["expr"] == nil {
+                    continue
+                }
                 return nil
             }
-            if e.attributes.keys.contains(where: { SCXMLSchema.expressionAttributes.contains($0) && !isNullLogLiteral(e, $0) }) {
+            // Every expression attribute has an ``SCXMLAttributeName``: an element with none of them
+            // is passed on its masks, without looking at names.
+            if elements[i].attributes.anyKnown(in: SCXMLAttributeName.expressions), elements[i].attributes.keys.contains(where: {
+                SCXMLSchema.expressionAttributes.contains($0) && !isNullLogLiteral(elements[i], $0)
+            }) {
                 return nil
             }
-            if let text = e.attributes["cond"] {
+            if let text = elements[i].attributes[.cond] {
                 guard let parsed = SCXMLCondition.parse(text) else { return nil }
                 conditions[i] = parsed
             }
@@ -408,19 +455,62 @@ extension SCXMLBuilder {
     }
 }
 
+/// The `cond`s parsed while deciding that a document needs no data model, by element index: an
+/// array as long as the tree, where a dictionary hashed each index and grew as it filled.
+struct SCXMLParsedConditions {
+    private var byElement: [SCXMLCondition?] = []
+
+    /// None.
+    init() {}
+
+    /// Room for the elements of a tree of `count` elements, none parsed yet.
+    init(count: Int) { byElement = Array(repeating: nil, count: count) }
+
+    /// The `cond` of the element at `index` as parsed, `nil` when it was not.
+    subscript(index: Int) -> SCXMLCondition? {
+        get { byElement.indices.contains(index) ? byElement[index] : nil }
+        set { if byElement.indices.contains(index) { byElement[index] = newValue } }
+    }
+}
+
 /// Reads and checks the attribute values of one element.
 struct AttributeReader {
-    let element: XMLElementNode
+    /// The element's attributes, name and line: only what is read, so that making a reader
+    /// copies one array and not the whole element.
+    let attributes: XMLAttributes
+    let elementName: String
+    let line: Int
+
+    init(element: borrowing XMLElementNode) {
+        attributes = element.attributes
+        elementName = element.name
+        line = element.location.line
+    }
+
+    /// The reader of the element at `element`, read in place.
+    init(element: UnsafePointer<XMLElementNode>) {
+        attributes = element.pointee.attributes
+        elementName = element.pointee.name
+        line = element.pointee.location.line
+    }
 
     /// An error for an invalid value of this element's attribute.
     func invalid(_ attribute: String, _ value: String, _ reason: String) -> SCXMLError {
-        .invalidAttributeValue(
-            value, attribute: attribute, element: element.name, line: element.location.line, reason: reason)
+        .invalidAttributeValue(value, attribute: attribute, element: elementName, line: line, reason: reason)
     }
 
     /// A space-separated list that must not be empty when present.
     func tokens(_ attribute: String) throws(SCXMLError) -> [String]? {
-        guard let value = element.attributes[attribute] else { return nil }
+        try tokens(attribute, attributes[attribute])
+    }
+
+    /// The list of the attribute named by's ``SCXMLAttributeName``, found without comparing strings.
+    func tokens(_ attribute: SCXMLAttributeName) throws(SCXMLError) -> [String]? {
+        try tokens(attribute.name, attributes[attribute])
+    }
+
+    private func tokens(_ attribute: String, _ value: String?) throws(SCXMLError) -> [String]? {
+        guard let value else { return nil }
         let tokens = XMLWhitespace.split(value)
         if tokens.isEmpty { throw invalid(attribute, value, "expected at least one name") }
         return tokens
@@ -428,7 +518,16 @@ struct AttributeReader {
 
     /// A single name (no white space) that must not be empty when present.
     func token(_ attribute: String) throws(SCXMLError) -> String? {
-        guard let value = element.attributes[attribute] else { return nil }
+        try token(attribute, attributes[attribute])
+    }
+
+    /// The name in the attribute named by's ``SCXMLAttributeName``, found without comparing strings.
+    func token(_ attribute: SCXMLAttributeName) throws(SCXMLError) -> String? {
+        try token(attribute.name, attributes[attribute])
+    }
+
+    private func token(_ attribute: String, _ value: String?) throws(SCXMLError) -> String? {
+        guard let value else { return nil }
         if value.isEmpty { throw invalid(attribute, value, "the value is empty") }
         if XMLWhitespace.containsSpace(value) {
             throw invalid(attribute, value, "expected one name, without spaces")

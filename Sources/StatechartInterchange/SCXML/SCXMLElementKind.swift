@@ -44,6 +44,14 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
 
     private static let names: [String] = allCases.map { "\($0)" }
 
+    /// The kind whose name is spelled by `bytes`, `nil` for a name SCXML does not have: the reader
+    /// finds it without making a string.
+    static func find(_ bytes: UnsafeBufferPointer<UInt8>) -> SCXMLElementKind? {
+        table.index(of: bytes).map { SCXMLElementKind(rawValue: UInt8($0))! }
+    }
+
+    private static let table = XMLNameTable(names)
+
     /// This kind as one bit of a ``Mask``.
     @inline(__always)
     var bit: UInt32 { 1 << UInt32(rawValue) }
@@ -74,6 +82,11 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
     /// expressions and those that are (``SCXMLSchema/expressionAttributes``): a few names each,
     /// compared one by one, which is cheaper than hashing.
     var plainAttributes: [String] { Self.plain[Int(rawValue)] }
+    /// The same two lists as masks of ``SCXMLAttributeName``s.
+    var plainAttributeMask: UInt32 { Self.plainMasks[Int(rawValue)] }
+    var expressionAttributeMask: UInt32 { Self.expressionMasks[Int(rawValue)] }
+    private static let plainMasks: [UInt32] = plain.map { SCXMLAttributeName.mask($0) }
+    private static let expressionMasks: [UInt32] = expressions.map { SCXMLAttributeName.mask($0) }
     var expressionAttributes: [String] { Self.expressions[Int(rawValue)] }
     private static let plain: [[String]] = allCases.map {
         (SCXMLSchema.allowedAttributes[$0.name] ?? []).subtracting(SCXMLSchema.expressionAttributes).sorted()

@@ -15,7 +15,7 @@ struct SCXMLStepCompiler {
     private(set) var compiled: [Int: SCXMLStep] = [:]
     /// `cond`s already parsed for the null data model, by element index
     /// (``SCXMLBuilder/nullDataModelConditions(_:)``), so that they are not parsed again.
-    var nullConditions: [Int: SCXMLCondition] = [:]
+    var nullConditions = SCXMLParsedConditions()
 
     init(tree: XMLTree, dataModel: SCXMLDataModelKind, limits: ScriptLimits, sources: SCXMLExternalSources = SCXMLExternalSources()) {
         self.tree = tree
@@ -46,8 +46,8 @@ struct SCXMLStepCompiler {
     /// an `<if>`, or a `<send>` to another session (`#_parent`, `#_<invokeid>`, `#_scxml_<id>`;
     /// rule R86), which the engine's own send action cannot reach.
     static func needsRunner(_ e: XMLElementNode) -> Bool {
-        if e.name == "if" { return true }
-        guard e.name == "send", let target = e.attributes["target"] else { return false }
+        if e.kind == .if { return true }
+        guard e.kind == .send, let target = e.attributes[.target] else { return false }
         return target.hasPrefix("#_") && target != "#_internal"
     }
 

@@ -5,33 +5,131 @@
 /// lookup, and a pair array is one allocation where a dictionary is a hash table per element
 /// (a 1,000,000-state document has about three million elements). The order of the pairs is the
 /// order they were set in, which means nothing: code that reports attributes sorts them.
+///
+/// Each pair also holds its name as an ``SCXMLAttributeName`` when SCXML has one by that name,
+/// found from the bytes while reading: the builder's checks and lookups compare that byte
+/// instead of strings.
+///
+/// The pairs are a slice: the reader puts the attributes of the whole document in one array and
+/// gives each element its part of it (``init(sharing:_:)``), one allocation for the document
+/// where an array per element was one each to make and to free.
 struct XMLAttributes: Sendable {
-    private var pairs: [(name: String, value: String)] = []
+    typealias Pair = (name: String, known: SCXMLAttributeName?, value: String)
+    private var pairs: ArraySlice<Pair> = []
 
     /// No attributes, with room for `capacity`.
-    init(capacity: Int = 0) { pairs.reserveCapacity(capacity) }
+    init(capacity: Int = 0) {
+        if capacity > 0 { pairs.reserveCapacity(capacity) }
+    }
+
+    /// The attributes `all[range]`, sharing the storage of `all`.
+    init(sharing all: [Pair], _ range: Range<Int>) { pairs = all[range] }
+
+    /// Sets the attribute `name` (known to SCXML as `known`) among the pairs `all[start...]`,
+    /// replacing a value set there before under the same name: ``set(_:known:to:)`` on the pairs
+    /// of the element being read, before they are shared.
+    static func set(_ name: String, known: SCXMLAttributeName?, to value: String, in all: inout [Pair], from start: Int) {
+        for i in start..<all.count where all[i].known == known && all[i].name == name {
+            all[i].value = value
+            return
+        }
+        all.append((name, known, value))
+    }
 
     /// The value of the attribute `name`; setting replaces it, `nil` removes it.
     subscript(name: String) -> String? {
         get {
-            for pair in pairs where pair.name == name { return pair.value }
+            // By index, reading the fields in place: a loop over the pairs copied each one.
+            for i in pairs.indices where pairs[i].name == name { return pairs[i].value }
             return nil
         }
         set {
             if let i = pairs.firstIndex(where: { $0.name == name }) {
                 if let newValue { pairs[i].value = newValue } else { pairs.remove(at: i) }
             } else if let newValue {
-                pairs.append((name, newValue))
+                pairs.append((name, SCXMLAttributeName(name), newValue))
             }
         }
     }
 
+    /// The value of the attribute `name`: the same as the subscript by its string, by one byte.
+    subscript(name: SCXMLAttributeName) -> String? {
+        for i in pairs.indices where pairs[i].known == name { return pairs[i].value }
+        return nil
+    }
+
+    /// Whether every attribute has an SCXML name, and one of `mask` (``SCXMLAttributeName/bit``).
+    func allKnown(in mask: UInt32) -> Bool {
+        for i in pairs.indices {
+            guard let known = pairs[i].known, mask & known.bit != 0 else { return false }
+        }
+        return true
+    }
+
+    /// Whether an attribute has an SCXML name of `mask`.
+    func anyKnown(in mask: UInt32) -> Bool {
+        for i in pairs.indices {
+            if let known = pairs[i].known, mask & known.bit != 0 { return true }
+        }
+        return false
+    }
+
+    /// Sets the attribute `name`, known to SCXML as `known` (`nil` when it is not), replacing a
+    /// value set before under the same name.
+    mutating func set(_ name: String, known: SCXMLAttributeName?, to value: String) {
+        for i in pairs.indices where pairs[i].known == known && pairs[i].name == name {
+            pairs[i].value = value
+            return
+        }
+        pairs.append((name, known, value))
+    }
+
     /// The attributes' names, in no particular order.
-    var keys: LazyMapSequence<[(name: String, value: String)], String> { pairs.lazy.map(\.name) }
+    var keys: LazyMapSequence<ArraySlice<Pair>, String> { pairs.lazy.map(\.name) }
 
     /// The number of attributes.
     var count: Int { pairs.count }
 
     /// Whether there are none.
     var isEmpty: Bool { pairs.isEmpty }
+}
+
+/// The attribute names SCXML's elements have (``SCXMLSchema/allowedAttributes`` and
+/// ``SCXMLSchema/expressionAttributes``), so that the reader names an attribute with one byte
+/// found from its bytes and the builder tests it against masks by kind, without making or
+/// comparing strings.
+enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
+    case initial, name, version, datamodel, binding, id, type, event, cond, target
+    case eventexpr, targetexpr, delay, delayexpr, idlocation, typeexpr, namelist, sendid, sendidexpr
+    case label, expr, array, item, index, location, src, srcexpr, autoforward
+
+    /// The attribute's name.
+    var name: String { Self.names[Int(rawValue)] }
+
+    private static let names: [String] = allCases.map { "\($0)" }
+
+    /// The name `name` is, `nil` when SCXML has no attribute by that name.
+    init?(_ name: String) {
+        guard let found = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = found
+    }
+
+    /// The name spelled by `bytes`, `nil` when SCXML has no attribute by that name.
+    static func find(_ bytes: UnsafeBufferPointer<UInt8>) -> SCXMLAttributeName? {
+        table.index(of: bytes).map { SCXMLAttributeName(rawValue: UInt8($0))! }
+    }
+
+    private static let table = XMLNameTable(names)
+
+    /// This name as one bit of a mask.
+    @inline(__always)
+    var bit: UInt32 { 1 << UInt32(rawValue) }
+
+    /// The bits of `names` (names SCXML does not have are left out).
+    static func mask(_ names: some Sequence<String>) -> UInt32 {
+        names.reduce(0) { $0 | (SCXMLAttributeName($1)?.bit ?? 0) }
+    }
+
+    /// ``SCXMLSchema/expressionAttributes`` as a mask.
+    static let expressions = mask(SCXMLSchema.expressionAttributes)
 }

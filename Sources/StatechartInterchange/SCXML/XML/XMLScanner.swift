@@ -129,6 +129,11 @@ struct XMLScanner {
     /// The current tag's local name (after its prefix).
     var localName: String { string(nameColon < 0 ? nameStart : nameColon + 1, nameEnd) }
 
+    /// The bytes of the current tag's local name.
+    var localNameBytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[(nameColon < 0 ? nameStart : nameColon + 1)..<nameEnd])
+    }
+
     /// The current tag's prefix, empty when it has none.
     var prefix: String { nameColon < 0 ? "" : string(nameStart, nameColon) }
 

@@ -8,6 +8,10 @@ struct XMLTreeBuilder {
     private var scanner: XMLScanner
     private let limits: SCXMLLimits
     private var elements: [XMLElementNode] = []
+    /// The attributes of every element, in document order, and where each element's begin: shared
+    /// out to the elements once the document is read (``XMLAttributes/init(sharing:_:)``).
+    private var attributes: [XMLAttributes.Pair] = []
+    private var attributesStart: [Int] = []
     /// Open SCXML elements (indices into `elements`).
     private var stack: [Int] = []
     /// How deep inside a foreign element.
@@ -35,13 +39,14 @@ struct XMLTreeBuilder {
             case .cdata: try text(cdata: true)
             case .end:
                 guard !elements.isEmpty else { throw .emptyDocument }
+                linkChildren()
+                shareAttributes()
                 return XMLTree(elements: elements)
             }
         }
     }
 
     private mutating func start() throws(SCXMLError) {
-        let name = scanner.localName
         let namespace = scanner.namespace
         // An element in the SCXML namespace is always SCXML's; one in no namespace is when the
         // root is in none (a document that never declares the namespace). Everything else is
@@ -50,9 +55,11 @@ struct XMLTreeBuilder {
         // SCXML: found by LoaderFuzz.)
         // The root decides which of the two it is (no namespace, or SCXML's).
         let isSCXML = namespace == scxmlNamespace || namespace == SCXMLNamespace.uri || (elements.isEmpty && namespace.isEmpty)
-        let kind = foreignDepth == 0 && markupDepth == 0 && isSCXML ? SCXMLElementKind(name: name) : nil
+        // The kind is found from the name's bytes: a string is made only for a name SCXML does not
+        // have (the known ones are ASCII, so comparing bytes is comparing the strings).
+        let kind = foreignDepth == 0 && markupDepth == 0 && isSCXML ? SCXMLElementKind.find(scanner.localNameBytes) : nil
         let isState = SCXMLElementKind.states.contains(kind)
-        try checkLimits(name: name, isState: isState)
+        try checkLimits(isState: isState)
         if foreignDepth > 0 {
             foreignDepth += 1
             return
@@ -63,7 +70,7 @@ struct XMLTreeBuilder {
         }
         let location = scanner.tagLocation()
         if elements.isEmpty {
-            guard name == "scxml", namespace == SCXMLNamespace.uri || namespace.isEmpty else {
+            guard kind == .scxml, namespace == SCXMLNamespace.uri || namespace.isEmpty else {
                 throw .notSCXML(root: scanner.qualifiedName, namespace: namespace, line: location.line)
             }
             scxmlNamespace = namespace
@@ -71,24 +78,52 @@ struct XMLTreeBuilder {
             foreignDepth = 1
             return
         }
-        var attributes = XMLAttributes(capacity: scanner.attributes.count)
+        let first = attributes.count
         for a in scanner.attributes where !a.isDeclaration {
             // Prefixed attributes belong to their namespace: kept only if that is SCXML's.
-            if a.colon < 0 {
-                attributes[scanner.name(of: a)] = scanner.value(of: a)
-            } else if scanner.namespace(of: a) == SCXMLNamespace.uri {
-                attributes[scanner.localName(of: a)] = scanner.value(of: a)
-            }
+            if a.colon >= 0 && scanner.namespace(of: a) != SCXMLNamespace.uri { continue }
+            let start = a.colon < 0 ? a.nameStart : a.colon + 1
+            let known = SCXMLAttributeName.find(UnsafeBufferPointer(rebasing: scanner.bytes[start..<a.nameEnd]))
+            XMLAttributes.set(
+                known?.name ?? scanner.string(start, a.nameEnd), known: known, to: scanner.value(of: a), in: &attributes,
+                from: first)
         }
         let index = elements.count
         let parent = stack.last ?? -1
-        elements.append(XMLElementNode(name: name, kind: kind, attributes: attributes, location: location, parent: parent))
-        if parent >= 0 { elements[parent].children.append(index) }
+        attributesStart.append(first)
+        elements.append(
+            XMLElementNode(name: kind?.name ?? scanner.localName, kind: kind, attributes: XMLAttributes(), location: location, parent: parent))
         stack.append(index)
     }
 
+    /// Gives each element the list of its children, once the document is read: the lists of all
+    /// elements are laid out in one array (each element's children counted first, to know where
+    /// its list starts), and each element gets its part of it, where an array per element was an
+    /// allocation each, grown several times as the children were read.
+    private mutating func linkChildren() {
+        var start = [Int](repeating: 0, count: elements.count + 1)
+        for i in elements.indices where elements[i].parent >= 0 { start[elements[i].parent + 1] += 1 }
+        for i in elements.indices { start[i + 1] += start[i] }
+        var next = start
+        var all = [Int](repeating: 0, count: start[elements.count])
+        // In document order, so each list is in document order.
+        for i in elements.indices where elements[i].parent >= 0 {
+            all[next[elements[i].parent]] = i
+            next[elements[i].parent] += 1
+        }
+        for i in elements.indices where start[i + 1] > start[i] { elements[i].children = all[start[i]..<start[i + 1]] }
+    }
+
+    /// Gives each element its attributes, as parts of the one array of them.
+    private mutating func shareAttributes() {
+        for i in elements.indices {
+            let end = i + 1 < elements.count ? attributesStart[i + 1] : attributes.count
+            elements[i].attributes = XMLAttributes(sharing: attributes, attributesStart[i]..<end)
+        }
+    }
+
     /// Checks the limits at a start tag; the depth counts the element itself (the root is 1).
-    private mutating func checkLimits(name: String, isState: Bool) throws(SCXMLError) {
+    private mutating func checkLimits(isState: Bool) throws(SCXMLError) {
         elementCount += 1
         if isState { stateCount += 1 }
         let exceeded: (SCXMLLimit, Int)
@@ -101,7 +136,7 @@ struct XMLTreeBuilder {
         } else {
             return
         }
-        throw .limitExceeded(exceeded.0, limit: exceeded.1, element: name, line: scanner.tagLine)
+        throw .limitExceeded(exceeded.0, limit: exceeded.1, element: scanner.localName, line: scanner.tagLine)
     }
 
     /// An element inside `<content>`, `<assign>` or `<data>`: kept as text, whatever its namespace.

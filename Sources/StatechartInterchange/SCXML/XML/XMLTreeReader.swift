@@ -14,8 +14,9 @@ struct XMLElementNode: Sendable {
     var location: SourceLocation
     /// The parent's index, -1 for the root.
     var parent: Int
-    /// Child element indices in document order.
-    var children: [Int] = []
+    /// Child element indices in document order: a part of one array of the children of every
+    /// element (``XMLTreeBuilder``), so an element's list costs no allocation of its own.
+    var children: ArraySlice<Int> = []
     /// The text inside an element that takes text (``SCXMLSchema/textElements``: `<script>`,
     /// `<data>`, `<assign>`, `<content>`), as written; empty for the others, which refuse text.
     var text = ""

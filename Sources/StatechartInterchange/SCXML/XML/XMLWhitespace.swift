@@ -32,14 +32,25 @@ enum XMLWhitespace {
 
     /// Whether `text` contains a white space character.
     static func containsSpace(_ text: String) -> Bool {
+        // On the contiguous bytes when the string has them (see `split`): `nil` when not ASCII.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            bytes.contains { $0 >= 0x80 } ? nil : bytes.contains(where: isASCIISpace)
+        }
+        if let ascii, let ascii { return ascii }
         guard isASCII(text) else { return text.contains(where: \.isWhitespace) }
         return text.utf8.contains(where: isASCIISpace)
     }
 
     /// `text` split at white space, empty pieces omitted.
     static func split(_ text: String) -> [String] {
-        // Most lists hold one name: that one is the text itself.
-        if !text.isEmpty, !text.utf8.contains(where: { $0 >= 0x80 || isASCIISpace($0) }) { return [text] }
+        // Most lists hold one name: that one is the text itself. The test reads the bytes in place
+        // where the string has them contiguous (always, for a native string), which the UTF-8
+        // view's iterator did at several times the cost.
+        let isOneName =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                !bytes.isEmpty && !bytes.contains { $0 >= 0x80 || isASCIISpace($0) }
+            } ?? (!text.isEmpty && !text.utf8.contains { $0 >= 0x80 || isASCIISpace($0) })
+        if isOneName { return [text] }
         guard isASCII(text) else { return text.split(whereSeparator: \.isWhitespace).map(String.init) }
         return text.utf8.split(whereSeparator: isASCIISpace).map { String(Substring($0)) }
     }

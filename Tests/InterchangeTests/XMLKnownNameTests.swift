@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import StatechartInterchange
+
+/// The reader finds element kinds and attribute names from their bytes (`XMLNameTable`) instead
+/// of making strings: these tests hold that lookup to the schema's names as strings.
+@Suite("Known names found from bytes")
+struct XMLKnownNameTests {
+    static func bytes<T>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        Array(name.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// Every name of the schema, with its near misses: each prefix, each name with a byte added
+    /// before or after or one byte changed, and the names with a prefix of their own.
+    static var candidates: [String] {
+        let known = SCXMLSchema.allowedChildren.keys.map { $0 } + SCXMLSchema.allowedAttributes.values.flatMap { $0 }
+            + SCXMLSchema.expressionAttributes
+        var all = Set(known)
+        for name in known {
+            for k in 0...name.count { all.insert(String(name.prefix(k))) }
+            all.insert(name + "s")
+            all.insert("x" + name)
+            all.insert("s:" + name)
+            all.insert(name.uppercased())
+            all.insert(String(name.dropLast()) + "\u{E9}")
+        }
+        all.formUnion(["", "a", "transitionsxxxxxxxx", "autoforwardautoforward", "\u{212A}", "st\u{0}ate"])
+        return all.sorted()
+    }
+
+    @Test("an element kind is found exactly for the names SCXML has")
+    func elementKinds() {
+        for name in Self.candidates {
+            let found = Self.bytes(name) { SCXMLElementKind.find($0) }
+            #expect(found == SCXMLElementKind(name: name), "\(name)")
+            if let found { #expect(found.name == name) }
+        }
+    }
+
+    @Test("an attribute name is found exactly for the names SCXML's elements have")
+    func attributeNames() {
+        let schema = Set(SCXMLSchema.allowedAttributes.values.flatMap { $0 }).union(SCXMLSchema.expressionAttributes)
+        #expect(Set(SCXMLAttributeName.allCases.map(\.name)) == schema)
+        for name in Self.candidates {
+            let found = Self.bytes(name) { SCXMLAttributeName.find($0) }
+            #expect(found?.name == (schema.contains(name) ? name : nil), "\(name)")
+            #expect(found == SCXMLAttributeName(name), "\(name)")
+        }
+    }
+
+    @Test("the masks by kind are the schema's lists")
+    func masks() {
+        for kind in SCXMLElementKind.allCases {
+            for name in SCXMLAttributeName.allCases {
+                #expect((kind.plainAttributeMask & name.bit != 0) == kind.plainAttributes.contains(name.name))
+                #expect((kind.expressionAttributeMask & name.bit != 0) == kind.expressionAttributes.contains(name.name))
+            }
+        }
+        for name in SCXMLAttributeName.allCases {
+            #expect((SCXMLAttributeName.expressions & name.bit != 0) == SCXMLSchema.expressionAttributes.contains(name.name))
+        }
+    }
+
+    @Test("an attribute written twice under one local name keeps the last value")
+    func repeatedLocalName() throws {
+        let xml = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:s="http://www.w3.org/2005/07/scxml" version="1.0">
+              <state id="a" s:id="b"/>
+            </scxml>
+            """
+        let tree = try XMLTreeReader.read(Data(xml.utf8))
+        #expect(tree.elements[1].attributes["id"] == "b")
+        #expect(tree.elements[1].attributes[.id] == "b")
+        #expect(tree.elements[1].attributes.count == 1)
+    }
+}
