@@ -186,6 +186,9 @@ struct ConfigurationTests {
         try m.start()
         for _ in 0..<4 { #expect(try m.send("next")) }
         #expect(m.activeAtomicIDs == ["b"])
-        #expect(m.entrySet.marks.isEmpty && m.entrySet.defaultMarks.isEmpty)
+        let marksEmpty = m.stepScratchBox?.withUnsafeMutablePointerToHeader {
+            $0.pointee.entrySet.marks.isEmpty && $0.pointee.entrySet.defaultMarks.isEmpty
+        }
+        #expect(marksEmpty ?? true)
     }
 }

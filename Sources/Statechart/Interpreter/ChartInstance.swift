@@ -169,8 +169,9 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         resolvedTargets.removeAll()
         selected.removeAll()
         selected.append(t)
-        selectedDomains.removeAll()
-        selectedDomains.append(chart.transitions[Int(t)].domain)
+        let scratch = stepScratch
+        scratch.pointee.selectedDomains.removeAll()
+        scratch.pointee.selectedDomains.append(chart.transitions[Int(t)].domain)
         microstep()
         runToCompletion()
         processExternalQueue()

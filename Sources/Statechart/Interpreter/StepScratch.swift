@@ -45,14 +45,4 @@ extension ChartInstance {
 
     /// Whether the step scratch has been made (tests: a machine that only splices never makes it).
     @usableFromInline var hasStepScratch: Bool { stepScratchBox != nil }
-
-    @inlinable var entrySet: EntrySetBuilder {
-        get { stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee.entrySet } ?? EntrySetBuilder(stateCount: 0) }
-        _modify { yield &stepScratch.pointee.entrySet }
-    }
-
-    @inlinable var selectedDomains: SelectionList {
-        get { stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee.selectedDomains } ?? SelectionList() }
-        _modify { yield &stepScratch.pointee.selectedDomains }
-    }
 }

@@ -276,11 +276,12 @@ struct SCXMLBuilder {
             }
             id = given
         } else {
-            var used = usedIDs ?? givenStateIDs()
+            // Inserted in place: a local copy of the set, written back, copied the whole set for
+            // every generated id (quadratic in a document of states without ids).
+            if usedIDs == nil { usedIDs = givenStateIDs() }
             var generated = "_\(e.pointee.name)\(stateOrdinal)"
-            while used.contains(generated) { generated += "_" }
-            used.insert(generated)
-            usedIDs = used
+            while usedIDs!.contains(generated) { generated += "_" }
+            usedIDs!.insert(generated)
             id = generated
         }
         let kind: StateKind
