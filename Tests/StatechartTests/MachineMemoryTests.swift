@@ -160,3 +160,117 @@ struct QueuedEventsTests {
         #expect(m.queuedExternalEvents.isEmpty && copy.queuedExternalEvents.isEmpty)
     }
 }
+
+/// The scope's lists (ScopeLists.swift): effects, exited and entered states, made on first use.
+@Suite("Scope lists: made on first need, copied on write")
+struct ScopeListsTests {
+    /// An extended state that can hold copies of the scope its actions receive.
+    struct Kept {
+        var log: [String] = []
+        var scopes: [ActionScope<String, Kept>] = []
+    }
+
+    @Test("A machine whose steps are splices running no actions never makes the box; a step that runs actions does (R1, R8)")
+    func splicesMakeNoLists() throws {
+        var d = ChartDefinition<String, Void>(name: "flat", initial: ["a"], eventName: { $0 })
+        let a = d.addState("a", in: d.root)
+        let b = d.addState("b", in: d.root)
+        let c = d.addState("c", in: d.root)
+        d.addTransition(TransitionDefinition(on: .event("next"), to: ["b"]), from: a)
+        d.addTransition(TransitionDefinition(on: .event("next"), to: ["a"]), from: b)
+        d.addTransition(TransitionDefinition(on: .event("raise"), to: ["c"], actions: [.raise("bump")]), from: a)
+        d.addTransition(TransitionDefinition(on: .event("bump"), to: ["a"]), from: c)
+        var m = ChartInstance(chart: try Chart(d), context: ())
+        try m.start()
+        for _ in 0..<3 { #expect(try m.send("next")) }
+        #expect(m.activeAtomicIDs == ["b"])
+        #expect(!m.scope.hasLists)
+        #expect(try m.send("next") && m.send("raise"))
+        #expect(m.activeAtomicIDs == ["a"])  // c, then `bump` back to a
+        #expect(m.scope.hasLists)
+    }
+
+    @Test("An action that keeps a copy of its scope and then raises leaves the step's exit list whole (R8, R29)")
+    func keptScopeCopiesOnWrite() throws {
+        var d = ChartDefinition<String, Kept>(name: "kept", initial: ["outer"], eventName: { $0 })
+        let outer = d.addState("outer", in: d.root, initial: ["a"])
+        let a = d.addState("a", in: outer)
+        let away = d.addState("away", in: d.root)
+        d.addState("done", in: d.root)
+        d.addOnExit(
+            [.run("keep and raise") { scope in
+                scope.context.scopes.append(scope)  // the lists' box is now shared
+                scope.raise("bump")  // so this write copies it
+                scope.context.log.append("a sees \(scope.exitedStates.map { scope.id(of: $0) })")
+            }], to: a)
+        d.addOnExit(
+            [.run("read") { scope in
+                scope.context.log.append("outer sees \(scope.exitedStates.map { scope.id(of: $0) })")
+            }], to: outer)
+        d.addTransition(TransitionDefinition(on: .event("leave"), to: ["away"]), from: outer)
+        d.addTransition(TransitionDefinition(on: .event("bump"), to: ["done"]), from: away)
+        var m = ChartInstance(chart: try Chart(d), context: Kept())
+        try m.start()
+        #expect(try m.send("leave"))
+        #expect(m.activeAtomicIDs == ["done"])
+        #expect(m.context.log == ["a sees [\"a\", \"outer\"]", "outer sees [\"a\", \"outer\"]"])
+        // The kept copy has the lists as they were when it was taken, and its own box.
+        let kept = try #require(m.context.scopes.first)
+        #expect(kept.listsBox !== m.scope.listsBox)
+        #expect(kept.exitedStates.map { kept.id(of: $0) } == ["a", "outer"])
+        #expect(!kept.hasEffects)
+    }
+}
+
+/// The states an action sees exited and entered on a step that runs actions in a splice of the
+/// configuration (``ChartInstance/takeStaticTransition(_:)``): before this was checked, that path
+/// left the lists of an earlier step in place.
+@Suite("Exited and entered states on every path")
+struct StepListsTests {
+    enum Light: Hashable, Sendable { case red, green, amber }
+    enum Change: Hashable, Sendable { case next }
+
+    @Test("A typed action that receives its neighbour sees the state left and the state entered on an event's step (R29)")
+    func neighboursOnEventSteps() throws {
+        let machine = Machine<Light, Change, [String]>("light", initial: .red) {
+            When(.red) {
+                OnExit { next, scope in scope.context.append("red → \(next.map { "\($0)" } ?? "nil")") }
+                On(.next, to: .green)
+            }
+            When(.green) {
+                OnEntry { previous, scope in scope.context.append("green ← \(previous.map { "\($0)" } ?? "nil")") }
+                On(.next, to: .amber)
+            }
+            When(.amber) {
+                OnEntry { previous, scope in scope.context.append("amber ← \(previous.map { "\($0)" } ?? "nil")") }
+                On(.next, to: .red)
+            }
+        }
+        var m = try StateMachine(machine, context: [])
+        for _ in 0..<4 { try m.send(.next) }
+        #expect(m.context == ["red → green", "green ← red", "amber ← green", "red → green", "green ← red"])
+    }
+
+    @Test("exitedStates and enteredStates name the step's states in exit and entry order; a targetless step has none (R8, R29)")
+    func listsOnStaticSteps() throws {
+        var d = ChartDefinition<String, [String]>(name: "lists", initial: ["p"], eventName: { $0 })
+        let p = d.addState("p", in: d.root, initial: ["p1"])
+        let p1 = d.addState("p1", in: p)
+        let q = d.addState("q", in: d.root, initial: ["q1"])
+        d.addState("q1", in: q)
+        let report: Action<String, [String]> = .run("report") { scope in
+            let names = scope.ids
+            let ids = { (list: [ChartStateID]) in list.map { names[Int($0.index)] }.joined(separator: ",") }
+            let state = scope.state.map { names[Int($0.index)] } ?? "-"
+            scope.context.append("\(state): out \(ids(scope.exitedStates)) in \(ids(scope.enteredStates))")
+        }
+        d.addOnExit([report], to: p1)
+        d.addOnEntry([report], to: q)
+        d.addTransition(TransitionDefinition(on: .event("go"), to: ["q"]), from: p1)
+        d.addTransition(TransitionDefinition(on: .event("stay"), actions: [report]), from: q)
+        var m = ChartInstance(chart: try Chart(d), context: [])
+        try m.start()
+        #expect(try m.send("go") && m.send("stay"))
+        #expect(m.context == ["p1: out p1,p in q,q1", "q: out p1,p in q,q1", "q: out  in "])
+    }
+}

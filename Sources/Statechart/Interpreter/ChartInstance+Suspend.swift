@@ -29,7 +29,7 @@ extension ChartInstance {
         configuration.removeAll()
         reconcileInvocations()  // the set-aside states' invoked work is cancelled (rule R52)
         scope.currentEvent = nil
-        resolvedTargets.removeAll()
+        clearResolvedTargets()
         selected.removeAll()
         selected.append(t)
         let scratch = stepScratch

@@ -36,10 +36,19 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     @usableFromInline package var recordsExternalEvents = false
     /// The top-level final state the machine stopped in, if it did.
     public internal(set) var finalState: ChartStateID?
+    /// The storage of ``microstepLimit``: 32 bits, in the padding after ``finalState`` (a 64-bit
+    /// field took a word of its own, issue 16, "Memory").
+    @usableFromInline var microstepLimitStorage: Int32 = 10_000
     @usableFromInline var scope: ActionScope<Event, Context>
     /// The most microsteps one macrostep may take before it is stopped with
     /// ``MachineError/microstepLimitExceeded(limit:states:events:)`` (rule R16).
-    public var microstepLimit = 10_000
+    ///
+    /// A limit above `Int32.max` (2,147,483,647) is stored as `Int32.max`, and one below
+    /// `Int32.min` as `Int32.min`: no macrostep takes two billion microsteps before it is stopped.
+    @inlinable public var microstepLimit: Int {
+        get { Int(microstepLimitStorage) }
+        set { microstepLimitStorage = Int32(clamping: newValue) }
+    }
 
     // Scratch buffers, reused by every macrostep.
     @usableFromInline var selected = SelectionList()
@@ -47,9 +56,8 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     /// list, as start and end positions. Kept here, not in the step scratch: through the box, the
     /// parallel step cost 125 instructions more (9 %).
     @usableFromInline var selectedRuns = ScratchBuffer<Int>()
-    @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
-    /// The entry-set builder, the selected transitions' domains and the runs across regions: made
-    /// on first use, `nil` for a machine whose steps are all splices (StepScratch.swift).
+    /// The entry-set builder, the selected transitions' domains and the targets of dynamic
+    /// transitions: made on first use, `nil` for a machine whose steps are all splices (StepScratch.swift).
     @usableFromInline var stepScratchBox: StepScratchBox?
     /// Delayed sends, trace, work and invocation bookkeeping, failures: one box created on first
     /// use, `nil` for an instance that needs none of them (InstanceExtras.swift).
@@ -166,7 +174,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         guard isRunning else { throw .finished(finalState: finalState.map { chart.ids[Int($0.index)] } ?? "") }
         guard let t = chart.requestTransitions[target.index] else { return false }
         scope.currentEvent = nil
-        resolvedTargets.removeAll()
+        clearResolvedTargets()
         selected.removeAll()
         selected.append(t)
         let scratch = stepScratch

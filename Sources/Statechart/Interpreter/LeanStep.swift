@@ -140,6 +140,7 @@ extension ChartInstance {
         let lean = chart.lean[Int(t)]
         if lean.domain < 0 {
             // Targetless: nothing is exited or entered.
+            recordStep(exiting: 0..<0, entering: 0..<0)
             if lean.flags.contains(.hasActions) { runTransitionActions(t) }
             return true
         }
@@ -148,6 +149,7 @@ extension ChartInstance {
         let run = exits.start..<exits.end
         let exitActions = exits.work == ExitRun.exitActions
         let entries = lean.entryStart..<lean.entryEnd
+        recordStep(exiting: run, entering: entries)
         // The run is the list's tail (a chain, or the last region): exits cut the list, entries
         // (all deeper than the domain) are appended.
         let tail = run.upperBound == configuration.count
@@ -186,6 +188,28 @@ extension ChartInstance {
             runActions(of: s, onExit: false)
         }
         return true
+    }
+
+    /// Records the states a static transition exits (the configuration's `run`, deepest first)
+    /// and enters (its precomputed entries) in the scope's lists, before any of its actions runs:
+    /// they are what the actions read as ``ActionScope/exitedStates`` and
+    /// ``ActionScope/enteredStates`` (and the typed builder's actions that receive a neighbour
+    /// state), as after a general microstep (rule R29).
+    @inlinable @inline(__always)
+    mutating func recordStep(exiting run: Range<Int>, entering entries: Range<Int32>) {
+        let lists = scope.lists
+        lists.pointee.exits.removeAll()
+        var i = run.upperBound
+        while i > run.lowerBound {
+            i -= 1
+            lists.pointee.exits.append(configuration[i])
+        }
+        lists.pointee.entries.removeAll()
+        var k = entries.lowerBound
+        while k < entries.upperBound {
+            lists.pointee.entries.append(chart.leanEntries[Int(k)])
+            k += 1
+        }
     }
 
     /// Removes the states of `run` from the configuration's list, before anything else runs.
@@ -320,7 +344,10 @@ extension ChartInstance {
         //    A subtree is an index range and the list is sorted, so the scan stops at the
         //    lowest domain instead of visiting the whole configuration.
         let scratch = stepScratch
-        scope.exits.removeAll()
+        // The scope's lists through one pointer while nothing runs (each `scope.exits` write is
+        // a uniqueness check); actions run only from step 3 on.
+        let lists = scope.lists
+        lists.pointee.exits.removeAll()
         var lowest = Int32.max
         var n = 0
         while n < scratch.pointee.selectedDomains.count {
@@ -339,7 +366,7 @@ extension ChartInstance {
                 let d = scratch.pointee.selectedDomains[j]
                 j += 1
                 if d >= 0 && s > d && s < chart.states[Int(d)].end {
-                    scope.exits.append(s)
+                    lists.pointee.exits.append(s)
                     if chart.states[Int(s)].hasExitActions || chart.states[Int(s)].hasHistoryChild { exitWork = true }
                     break
                 }
@@ -348,7 +375,7 @@ extension ChartInstance {
         // 2. Entry set, before any exit action runs so that exit actions see where the machine
         //    goes. Transitions taken together have disjoint domains (rule R7), so their entry
         //    sets are disjoint and only their order has to be restored.
-        scope.entries.removeAll()
+        lists.pointee.entries.removeAll()
         var plainEntry = true
         n = 0
         while n < selected.count {
@@ -357,23 +384,23 @@ extension ChartInstance {
             if !lean.flags.contains(.plainEntry) { plainEntry = false }
             var k = lean.entryStart
             while k < lean.entryEnd {
-                scope.entries.append(chart.leanEntries[Int(k)])
+                lists.pointee.entries.append(chart.leanEntries[Int(k)])
                 k += 1
             }
         }
-        if selected.count > 1 { scope.entries.sortAndRemoveDuplicates() }
+        if selected.count > 1 { lists.pointee.entries.sortAndRemoveDuplicates() }
         // 3. History for every exited state before any exit action (rule R11), then the exits;
         //    with nothing to run, only the configuration changes.
         if exitWork {
             n = 0
-            while n < scope.exits.count {
-                let s = scope.exits[n]
+            while n < lists.pointee.exits.count {
+                let s = lists.pointee.exits[n]
                 n += 1
                 if chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
             }
             exitStates()
         } else {
-            configuration.remove(all: scope.exits)
+            configuration.remove(all: lists.pointee.exits)
         }
         // 4. Transition actions in selection order.
         n = 0
@@ -384,7 +411,8 @@ extension ChartInstance {
         }
         // 5. Entries in document order; the general entry loop when anything runs on entry.
         if plainEntry {
-            configuration.insert(sorted: scope.entries)
+            // Actions may have run since `lists` was taken (step 3, 4): the pointer is asked again.
+            configuration.insert(sorted: scope.lists.pointee.entries)
         } else {
             scratch.pointee.entrySet.clear()
             n = 0

@@ -19,20 +19,25 @@ extension ChartInstance {
     mutating func generalMicrostep() {
         let chart = self.chart
         let scratch = stepScratch
-        // 1. Exit set: active proper descendants of any domain, in reverse document order.
-        scope.exits.removeAll()
+        // 1. Exit set: active proper descendants of any domain, in reverse document order (the
+        //    scope's lists through one pointer: no action runs before step 3).
+        let lists = scope.lists
+        lists.pointee.exits.removeAll()
         var i = configuration.count - 1
         while i >= 0 {
             let s = configuration[i]
             i -= 1
             for d in scratch.pointee.selectedDomains where d >= 0 && chart.isDescendant(s, of: d) {
-                scope.exits.append(s)
+                lists.pointee.exits.append(s)
                 break
             }
         }
         // 2. History is recorded for every exited state before any exit action runs (rule R11).
-        for s in scope.exits where chart.states[Int(s)].hasHistoryChild {
-            recordHistory(of: s)
+        var k = 0
+        while k < lists.pointee.exits.count {
+            let s = lists.pointee.exits[k]
+            k += 1
+            if chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
         }
         // The entry set reads the history just recorded; computing it now lets exit actions see
         // where the machine is going.
@@ -67,8 +72,8 @@ extension ChartInstance {
     @inlinable
     mutating func exitStates() {
         var k = 0
-        while k < scope.exits.count {
-            let s = scope.exits[k]
+        while k < scope.exitCount {
+            let s = scope.exit(at: k)
             k += 1
             if isTracing { trace.append(.exited(chart.ids[Int(s)])) }
             runActions(of: s, onExit: true)
@@ -135,8 +140,8 @@ extension ChartInstance {
         // passed down: each `stepScratch` is a uniqueness check; nothing replaces the box while
         // the step runs).
         var k = 0
-        while k < scope.entries.count {
-            let s = scope.entries[k]
+        while k < scope.entryCount {
+            let s = scope.entry(at: k)
             k += 1
             configuration.insert(s)
             if isTracing { trace.append(.entered(chart.ids[Int(s)])) }
@@ -331,7 +336,7 @@ extension ChartInstance {
     /// Takes the effects the action just ran queued (the test is inline: most actions queue none).
     @inlinable @inline(__always)
     mutating func applyEffects() {
-        if !scope.effects.isEmpty { applyQueuedEffects() }
+        if scope.hasEffects { applyQueuedEffects() }
     }
 
     @inlinable

@@ -1,6 +1,7 @@
 /// The scratch only some microsteps use — the entry-set builder (history, dynamic targets,
-/// default entries that run actions) and the selected transitions' domains (any step that is not
-/// a splice of the configuration) — kept in one box made on first use (issue 16, "Memory").
+/// default entries that run actions), the selected transitions' domains (any step that is not
+/// a splice of the configuration) and the targets computed for dynamic transitions (which never
+/// splice) — kept in one box made on first use (issue 16, "Memory").
 ///
 /// A machine whose steps are all splices (a flat chart, nested charts without history, the
 /// transitions ``ChartInstance/takePlainTransition(_:)``, ``ChartInstance/takePlainTransitions()``
@@ -11,6 +12,9 @@
 struct StepScratch: Sendable {
     @usableFromInline var entrySet: EntrySetBuilder
     @usableFromInline var selectedDomains = SelectionList()
+    /// The targets of the selected transitions whose targets are computed when they are selected
+    /// (the typed builder's dynamic targets), by transition.
+    @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
 
     @inlinable init(stateCount: Int) {
         entrySet = EntrySetBuilder(stateCount: stateCount)
@@ -41,6 +45,13 @@ extension ChartInstance {
     mutating func makeStepScratch() {
         let scratch = stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee } ?? StepScratch(stateCount: chart.stateCount)
         stepScratchBox = StepScratchBox.create(minimumCapacity: 0) { _ in scratch }
+    }
+
+    /// Empties the resolved dynamic targets, without making the box.
+    @inlinable @inline(__always) mutating func clearResolvedTargets() {
+        if let box = stepScratchBox, box.withUnsafeMutablePointerToHeader({ !$0.pointee.resolvedTargets.isEmpty }) {
+            stepScratch.pointee.resolvedTargets.removeAll()
+        }
     }
 
     /// Whether the step scratch has been made (tests: a machine that only splices never makes it).

@@ -33,7 +33,7 @@ extension ChartInstance {
     @inlinable @inline(__always)
     mutating func startSelection() {
         selected.removeAll()
-        if !resolvedTargets.isEmpty { resolvedTargets.removeAll() }
+        clearResolvedTargets()
     }
 
     /// Selects a candidate whose descriptor matched when its conditions hold (rule R5).
@@ -173,7 +173,7 @@ extension ChartInstance {
             }
             targets.append(index)
         }
-        resolvedTargets.append((t, targets))
+        stepScratch.pointee.resolvedTargets.append((t, targets))
         return true
     }
 
@@ -181,7 +181,8 @@ extension ChartInstance {
     @inlinable
     func targets(of t: Int32) -> TargetList {
         if chart.transitions[Int(t)].dynamicTargets != nil {
-            for r in resolvedTargets where r.transition == t { return TargetList(r.targets) }
+            let resolved = stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee.resolvedTargets } ?? []
+            for r in resolved where r.transition == t { return TargetList(r.targets) }
         }
         return chart.transitions[Int(t)].targets
     }

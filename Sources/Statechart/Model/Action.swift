@@ -76,29 +76,24 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
     public var state: ChartStateID? { currentState }
 
     @usableFromInline var currentEvent: ChartEvent<Event>?
+    /// The index of ``currentState``, -1 for none: 4 bytes in the current event's padding, where
+    /// an optional took a word of its own (issue 16, "Memory").
+    @usableFromInline var currentStateIndex: Int32 = -1
     /// The number of ``currentEvent`` (``ChartEnvironment/eventSerial``): a new one for every
     /// event the machine begins to process (``begin(_:)``).
     @usableFromInline var eventSerial: UInt64
-    @usableFromInline var currentState: ChartStateID?
+    @inlinable var currentState: ChartStateID? {
+        get { currentStateIndex < 0 ? nil : ChartStateID(currentStateIndex) }
+        set { currentStateIndex = newValue?.index ?? -1 }
+    }
     /// The current virtual time of the machine (time since it started, advanced by its driver).
     @inlinable public var now: Duration { machineTime }
     /// The storage of ``now`` (set by the inlinable clock advance).
     @usableFromInline var machineTime: Duration
 
-    @usableFromInline var effects = ScratchBuffer<Effect>()
-    /// States exited by the current microstep, in exit order.
-    @usableFromInline var exits = ScratchBuffer<Int32>()
-    /// States entered by the current microstep, in entry order.
-    @usableFromInline var entries = ScratchBuffer<Int32>()
-
-    @usableFromInline
-    enum Effect {
-        case raise(ChartEvent<Event>)
-        case send(Event, delay: Duration, id: String?)
-        case cancel(String)
-        case log(String)
-        case perform(String?, @Sendable () async throws -> Event?)
-    }
+    /// The effects queued, the states exited and the states entered: one box made on first use,
+    /// `nil` for a machine whose steps are splices that run no actions (ScopeLists.swift).
+    @usableFromInline var listsBox: ListsBox?
 
     /// State ids of the chart, by index (shared with the chart, never copied).
     @usableFromInline let ids: [String]
@@ -173,4 +168,14 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
     public var exitedStates: [ChartStateID] { exits.map(ChartStateID.init) }
     /// The states being entered by the microstep that is running, in entry order.
     public var enteredStates: [ChartStateID] { entries.map(ChartStateID.init) }
+}
+
+/// Something an action asked for, applied by the interpreter when the action returns.
+@usableFromInline
+enum ActionEffect<Event: Hashable & Sendable> {
+    case raise(ChartEvent<Event>)
+    case send(Event, delay: Duration, id: String?)
+    case cancel(String)
+    case log(String)
+    case perform(String?, @Sendable () async throws -> Event?)
 }

@@ -28,14 +28,27 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// Behaviour switches of a ``StateMachine``.
     public struct Options: Sendable {
-        // The numbers first and the three flags after them, so that the flags sit in the
-        // optional's last word (20 bytes, where flags first took 25 and padded to 32: issue 16,
-        // "Memory").
+        // The numbers are stored in 32 bits each and the three flags after them, so that the
+        // options take 11 bytes (20 with `Int`s, 25 with the flags first: issue 16, "Memory").
+        @usableFromInline var redirectLimitStorage: Int32 = 16
+        /// ``historyDepth``, with `Int32.min` for `nil`.
+        @usableFromInline var historyDepthStorage: Int32 = .min
         /// The most barrier redirects one request may follow (rule R26). Default 16.
-        public var redirectLimit = 16
+        ///
+        /// Stored in 32 bits: a limit beyond `Int32`'s range is kept as its nearest bound.
+        @inlinable public var redirectLimit: Int {
+            get { Int(redirectLimitStorage) }
+            set { redirectLimitStorage = Int32(clamping: newValue) }
+        }
         /// How many steps ``StateMachine/undo()`` can take back (rule R41): `nil` keeps no log,
-        /// `0` keeps every step, `n` the last `n`. Default `nil`.
-        public var historyDepth: Int?
+        /// `0` (or a negative depth) keeps every step, `n` the last `n`. Default `nil`.
+        ///
+        /// Stored in 32 bits: a depth above `Int32.max` is kept as `Int32.max`, one below
+        /// `-Int32.max` as `-Int32.max`.
+        @inlinable public var historyDepth: Int? {
+            get { historyDepthStorage == .min ? nil : Int(historyDepthStorage) }
+            set { historyDepthStorage = newValue.map { Int32(clamping: max($0, -Int(Int32.max))) } ?? .min }
+        }
         /// Whether ``StateMachine/send(_:)-(Event)`` throws ``MachineError/eventNotHandled(event:configuration:)``
         /// for an event that enables no transition (rule R18). Default `true`.
         public var throwsOnUnhandledEvent = true
