@@ -14,23 +14,12 @@ struct QueuedEvents<Event: Hashable & Sendable>: Sendable {
 }
 
 extension ChartInstance {
-    /// The box of the queues: a `ManagedBuffer`'s header, read and written through a pointer (a
-    /// class's stored property is checked for exclusive access at every use).
-    @usableFromInline typealias QueueBox = ManagedBuffer<QueuedEvents<Event>, UInt8>
+    /// The box of the queues (HeaderBox.swift).
+    @usableFromInline typealias QueueBox = HeaderBox<QueuedEvents<Event>>
 
     /// The queues, made on first use; copied first when another copy of the instance shares them.
     @inlinable var queues: UnsafeMutablePointer<QueuedEvents<Event>> {
-        mutating get {
-            if !isKnownUniquelyReferenced(&queueBox) { makeQueues() }
-            return queueBox.unsafelyUnwrapped.withUnsafeMutablePointerToHeader { $0 }
-        }
-    }
-
-    /// Makes the box, or a copy of a shared one with the events it holds.
-    @usableFromInline @inline(never)
-    mutating func makeQueues() {
-        let queued = queueBox?.withUnsafeMutablePointerToHeader { $0.pointee } ?? QueuedEvents()
-        queueBox = QueueBox.create(minimumCapacity: 0) { _ in queued }
+        mutating get { uniqueHeader(of: &queueBox) { QueuedEvents() } }
     }
 
     /// The internal queue. Reading it copies it: the hot paths test ``internalQueueIsEmpty`` and

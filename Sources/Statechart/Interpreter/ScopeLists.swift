@@ -21,24 +21,13 @@ struct ScopeLists<Event: Hashable & Sendable> {
 }
 
 extension ActionScope {
-    /// The box of the lists: a `ManagedBuffer`'s header, read and written through a pointer (a
-    /// class's stored property is checked for exclusive access at every use).
-    @usableFromInline typealias ListsBox = ManagedBuffer<ScopeLists<Event>, UInt8>
+    /// The box of the lists (HeaderBox.swift).
+    @usableFromInline typealias ListsBox = HeaderBox<ScopeLists<Event>>
 
     /// The lists, made on first use; copied first when another copy of the scope shares them.
     /// Valid until an action runs (see the type's note).
     @inlinable var lists: UnsafeMutablePointer<ScopeLists<Event>> {
-        mutating get {
-            if !isKnownUniquelyReferenced(&listsBox) { makeLists() }
-            return listsBox.unsafelyUnwrapped.withUnsafeMutablePointerToHeader { $0 }
-        }
-    }
-
-    /// Makes the box, or a copy of a shared one with what it holds.
-    @usableFromInline @inline(never)
-    mutating func makeLists() {
-        let lists = listsBox?.withUnsafeMutablePointerToHeader { $0.pointee } ?? ScopeLists()
-        listsBox = ListsBox.create(minimumCapacity: 0) { _ in lists }
+        mutating get { uniqueHeader(of: &listsBox) { ScopeLists() } }
     }
 
     /// The effects queued by the actions that ran (reading makes no box).

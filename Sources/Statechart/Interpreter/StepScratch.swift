@@ -21,30 +21,18 @@ struct StepScratch: Sendable {
     }
 }
 
-/// The box of a ``StepScratch``: a `ManagedBuffer`'s header, read and written through a pointer,
-/// because a stored property of a class is checked for exclusive access at every use (about 20
-/// instructions each, on loops that read it per element).
+/// The box of a ``StepScratch`` (HeaderBox.swift).
 @usableFromInline
-typealias StepScratchBox = ManagedBuffer<StepScratch, UInt8>
+typealias StepScratchBox = HeaderBox<StepScratch>
 
 extension ChartInstance {
     /// The step scratch, made on first use; copied first when another copy of the instance shares
-    /// it (copies of an instance never share mutable state, as with ``InstanceExtras``). The
-    /// pointer stays valid while this instance holds the box: nothing but this accessor replaces it,
-    /// and only when the box is shared.
+    /// it (copies of an instance never share mutable state, as with ``InstanceExtras``).
     @inlinable var stepScratch: UnsafeMutablePointer<StepScratch> {
         mutating get {
-            if !isKnownUniquelyReferenced(&stepScratchBox) { makeStepScratch() }
-            return stepScratchBox.unsafelyUnwrapped.withUnsafeMutablePointerToHeader { $0 }
+            let stateCount = chart.stateCount
+            return uniqueHeader(of: &stepScratchBox) { StepScratch(stateCount: stateCount) }
         }
-    }
-
-    /// Makes the box, or a copy of a shared one (a copy made mid-step, say by a suspension, keeps
-    /// what the step had selected).
-    @usableFromInline @inline(never)
-    mutating func makeStepScratch() {
-        let scratch = stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee } ?? StepScratch(stateCount: chart.stateCount)
-        stepScratchBox = StepScratchBox.create(minimumCapacity: 0) { _ in scratch }
     }
 
     /// Empties the resolved dynamic targets, without making the box.
