@@ -44,13 +44,13 @@ struct ConfigurationTests {
                     model.removeAll { $0 == s }
                 case 2:
                     let gone = model.filter { _ in Bool.random(using: &rng) }
-                    c.remove(all: ScratchBuffer(gone))
+                    gone.withUnsafeBufferPointer { c.remove(all: $0) }
                     model.removeAll { gone.contains($0) }
                 case 3:
                     // Some new states, sometimes one already active (the one-by-one case).
                     var added = Self.states(Int.random(in: 0...4, using: &rng), below: stateCount, avoiding: Set(model), &rng)
                     if let s = model.first, Bool.random(using: &rng) { added = (added + [s]).sorted() }
-                    c.insert(sorted: ScratchBuffer(added))
+                    added.withUnsafeBufferPointer { c.insert(sorted: $0) }
                     model = Array(Set(model + added)).sorted()
                 case 4:
                     // The tail from a position, replaced by states after those kept.

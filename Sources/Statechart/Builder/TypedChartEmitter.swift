@@ -434,9 +434,10 @@ struct LevelValues<S: Hashable & Sendable>: Sendable {
         case .withNeighbour(let name, let body):
             let valueOf = self.valueOf
             return .run(name) { scope in
-                let list = entering ? scope.exits : scope.entries
+                let count = entering ? scope.exitCount : scope.entryCount
                 var neighbour: S?
-                for s in list {
+                for k in 0..<count {
+                    let s = entering ? scope.exit(at: k) : scope.entry(at: k)
                     if let v = valueOf[scope.ids[Int(s)]] {
                         neighbour = v
                         break

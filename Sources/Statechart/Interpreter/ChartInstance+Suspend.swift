@@ -24,8 +24,7 @@ extension ChartInstance {
         let remembered = Array(configuration.list)
         let suspension = Suspension(background: background.index, configuration: remembered, sends: savedSends())
         timers.removeAll()
-        scope.exits.removeAll()
-        for s in remembered.reversed() { scope.exits.append(s) }
+        scope.setExits(remembered.reversed())
         configuration.removeAll()
         reconcileInvocations()  // the set-aside states' invoked work is cancelled (rule R52)
         scope.currentEvent = nil
@@ -51,11 +50,11 @@ extension ChartInstance {
     mutating func putBack(_ suspension: Suspension<Event>) {
         let chart = self.chart
         scope.currentEvent = nil
-        scope.exits.removeAll()
-        for s in configuration.list.reversed() { scope.exits.append(s) }
-        for s in scope.exits where chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
-        scope.entries.removeAll()
-        for s in suspension.configuration { scope.entries.append(s) }
+        scope.setExits(configuration.list.reversed())
+        for k in 0..<scope.exitCount where chart.states[Int(scope.exit(at: k))].hasHistoryChild {
+            recordHistory(of: scope.exit(at: k))
+        }
+        scope.setEntries(suspension.configuration)
         exitStates()
         for s in suspension.configuration {
             configuration.insert(s)

@@ -109,7 +109,7 @@ struct Configuration: Sendable, Equatable {
     }
 
     /// Removes active states in one pass over the list (the bulk form of ``remove(_:)``).
-    @inlinable mutating func remove(all states: ScratchBuffer<Int32>) {
+    @inlinable mutating func remove(all states: UnsafeBufferPointer<Int32>) {
         guard !states.isEmpty else { return }
         let start = Int(listStart)
         let end = start + Int(listCount)
@@ -138,7 +138,7 @@ struct Configuration: Sendable, Equatable {
 
     /// Inserts states given in ascending order by merging them into the list from the back (the
     /// bulk form of ``insert(_:)``). States already active are skipped.
-    @inlinable mutating func insert(sorted states: ScratchBuffer<Int32>) {
+    @inlinable mutating func insert(sorted states: UnsafeBufferPointer<Int32>) {
         var n = 0
         while n < states.count {
             if contains(states[n]) {

@@ -197,17 +197,18 @@ extension ChartInstance {
     /// state), as after a general microstep (rule R29).
     @inlinable @inline(__always)
     mutating func recordStep(exiting run: Range<Int>, entering entries: Range<Int32>) {
-        let lists = scope.lists
-        lists.pointee.exits.removeAll()
+        let entryCount = Int(entries.upperBound &- entries.lowerBound)
+        let lists = scope.stepLists(room: Swift.max(run.upperBound &- run.lowerBound, entryCount))
+        lists.clearExits()
         var i = run.upperBound
         while i > run.lowerBound {
             i -= 1
-            lists.pointee.exits.append(configuration[i])
+            lists.appendExit(configuration[i])
         }
-        lists.pointee.entries.removeAll()
+        lists.clearEntries()
         var k = entries.lowerBound
         while k < entries.upperBound {
-            lists.pointee.entries.append(chart.leanEntries[Int(k)])
+            lists.appendEntry(chart.leanEntries[Int(k)])
             k += 1
         }
     }
@@ -344,12 +345,20 @@ extension ChartInstance {
         //    A subtree is an index range and the list is sorted, so the scan stops at the
         //    lowest domain instead of visiting the whole configuration.
         let scratch = stepScratch
-        // The scope's lists through one pointer while nothing runs (each `scope.exits` write is
-        // a uniqueness check); actions run only from step 3 on.
-        let lists = scope.lists
-        lists.pointee.exits.removeAll()
-        var lowest = Int32.max
+        // The scope's lists through one view while nothing runs (asking for them is a uniqueness
+        // check); actions run only from step 3 on. Room: the exits are active states, the
+        // entries the selected transitions' precomputed sets.
+        var entryRoom = 0
         var n = 0
+        while n < selected.count {
+            let lean = chart.lean[Int(selected[n])]
+            entryRoom += Int(lean.entryEnd &- lean.entryStart)
+            n += 1
+        }
+        let lists = scope.stepLists(room: Swift.max(configuration.count, entryRoom))
+        lists.clearExits()
+        var lowest = Int32.max
+        n = 0
         while n < scratch.pointee.selectedDomains.count {
             let d = scratch.pointee.selectedDomains[n]
             if d >= 0 && d < lowest { lowest = d }
@@ -366,7 +375,7 @@ extension ChartInstance {
                 let d = scratch.pointee.selectedDomains[j]
                 j += 1
                 if d >= 0 && s > d && s < chart.states[Int(d)].end {
-                    lists.pointee.exits.append(s)
+                    lists.appendExit(s)
                     if chart.states[Int(s)].hasExitActions || chart.states[Int(s)].hasHistoryChild { exitWork = true }
                     break
                 }
@@ -375,7 +384,7 @@ extension ChartInstance {
         // 2. Entry set, before any exit action runs so that exit actions see where the machine
         //    goes. Transitions taken together have disjoint domains (rule R7), so their entry
         //    sets are disjoint and only their order has to be restored.
-        lists.pointee.entries.removeAll()
+        lists.clearEntries()
         var plainEntry = true
         n = 0
         while n < selected.count {
@@ -384,23 +393,18 @@ extension ChartInstance {
             if !lean.flags.contains(.plainEntry) { plainEntry = false }
             var k = lean.entryStart
             while k < lean.entryEnd {
-                lists.pointee.entries.append(chart.leanEntries[Int(k)])
+                lists.appendEntry(chart.leanEntries[Int(k)])
                 k += 1
             }
         }
-        if selected.count > 1 { lists.pointee.entries.sortAndRemoveDuplicates() }
+        if selected.count > 1 { lists.sortEntriesRemovingDuplicates() }
         // 3. History for every exited state before any exit action (rule R11), then the exits;
         //    with nothing to run, only the configuration changes.
         if exitWork {
-            n = 0
-            while n < lists.pointee.exits.count {
-                let s = lists.pointee.exits[n]
-                n += 1
-                if chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
-            }
+            for s in lists.exits where chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
             exitStates()
         } else {
-            configuration.remove(all: lists.pointee.exits)
+            configuration.remove(all: UnsafeBufferPointer(lists.exits))
         }
         // 4. Transition actions in selection order.
         n = 0
@@ -411,8 +415,8 @@ extension ChartInstance {
         }
         // 5. Entries in document order; the general entry loop when anything runs on entry.
         if plainEntry {
-            // Actions may have run since `lists` was taken (step 3, 4): the pointer is asked again.
-            configuration.insert(sorted: scope.lists.pointee.entries)
+            // Actions may have run since `lists` was taken (steps 3, 4): the view is asked again.
+            configuration.insert(sorted: UnsafeBufferPointer(scope.stepLists(room: 0).entries))
         } else {
             scratch.pointee.entrySet.clear()
             n = 0

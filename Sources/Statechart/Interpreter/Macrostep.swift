@@ -118,9 +118,8 @@ extension ChartInstance {
     /// Exits every active state in exit order and clears the queues (SCXML `exitInterpreter`).
     @usableFromInline
     mutating func exitInterpreter() {
-        scope.exits.removeAll()
-        scope.entries.removeAll()
-        for s in configuration.list.reversed() { scope.exits.append(s) }
+        scope.setExits(configuration.list.reversed())
+        scope.setEntries([])
         exitStates()
         clearInternalQueue()
         clearExternalQueue()

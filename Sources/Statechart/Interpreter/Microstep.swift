@@ -21,24 +21,19 @@ extension ChartInstance {
         let scratch = stepScratch
         // 1. Exit set: active proper descendants of any domain, in reverse document order (the
         //    scope's lists through one pointer: no action runs before step 3).
-        let lists = scope.lists
-        lists.pointee.exits.removeAll()
+        let lists = scope.stepLists(room: configuration.count)
+        lists.clearExits()
         var i = configuration.count - 1
         while i >= 0 {
             let s = configuration[i]
             i -= 1
             for d in scratch.pointee.selectedDomains where d >= 0 && chart.isDescendant(s, of: d) {
-                lists.pointee.exits.append(s)
+                lists.appendExit(s)
                 break
             }
         }
         // 2. History is recorded for every exited state before any exit action runs (rule R11).
-        var k = 0
-        while k < lists.pointee.exits.count {
-            let s = lists.pointee.exits[k]
-            k += 1
-            if chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
-        }
+        for s in lists.exits where chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
         // The entry set reads the history just recorded; computing it now lets exit actions see
         // where the machine is going.
         computeEntrySet(in: scratch)
@@ -66,7 +61,7 @@ extension ChartInstance {
                 targets: targets(of: t).map { chart.ids[Int($0)] }))
     }
 
-    /// Exits the states of `scope.exits` in that order: each one's exit actions, its invoked work
+    /// Exits the scope's exited states in that order: each one's exit actions, its invoked work
     /// cancelled, then its removal from the configuration (SCXML `exitStates`, after the history
     /// was recorded).
     @inlinable
@@ -101,7 +96,7 @@ extension ChartInstance {
         }
     }
 
-    /// SCXML `computeEntrySet` into `scope.entries` (entry order): a precomputed entry set for
+    /// SCXML `computeEntrySet` into the scope's entered states (entry order): a precomputed entry set for
     /// each transition that has one, the ``EntrySetBuilder`` for those that involve history or a
     /// dynamic target. Transitions taken together never enter overlapping subtrees (their exit
     /// sets are disjoint, rule R7), so the union of their entry sets is the joint one.
@@ -126,7 +121,14 @@ extension ChartInstance {
             }
         }
         scratch.pointee.entrySet.finish()
-        swap(&scope.entries, &scratch.pointee.entrySet.entries)
+        let count = scratch.pointee.entrySet.entries.count
+        let lists = scope.stepLists(room: count)
+        lists.clearEntries()
+        var k = 0
+        while k < count {
+            lists.appendEntry(scratch.pointee.entrySet.entries[k])
+            k += 1
+        }
     }
 
     /// SCXML `enterStates`: per state in document order — add to the configuration, entry actions,

@@ -82,40 +82,59 @@ extension ScratchBuffer: Equatable where Element: Equatable {
 }
 
 extension ScratchBuffer where Element: Comparable {
-    /// Sorts in place: by insertion when short (the usual case, and mostly sorted already), with
-    /// the standard library's O(n log n) sort when long — entering a chain 50,000 states deep by
-    /// its bottom state finds its ancestors in reverse order, which insertion would make quadratic.
+    /// Sorts in place (``Swift/UnsafeMutableBufferPointer/sortInPlace()``).
     @inlinable mutating func sortInPlace() {
-        guard count <= 32 else {
-            storage[0..<count].sort()
-            return
-        }
-        var i = 1
-        while i < count {
-            let x = storage[i]
-            var j = i
-            while j > 0 && storage[j - 1] > x {
-                storage[j] = storage[j - 1]
-                j -= 1
-            }
-            storage[j] = x
-            i += 1
-        }
+        let n = count
+        storage.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[0..<n]).sortInPlace() }
     }
 
     /// Sorts in place, then drops repeated elements.
     @inlinable mutating func sortAndRemoveDuplicates() {
+        let n = count
+        count = storage.withUnsafeMutableBufferPointer {
+            UnsafeMutableBufferPointer(rebasing: $0[0..<n]).sortAndRemoveDuplicates()
+        }
+    }
+}
+
+extension UnsafeMutableBufferPointer where Element: Comparable {
+    /// Sorts in place: by insertion when short (the usual case, and mostly sorted already), with
+    /// the standard library's O(n log n) sort when long — entering a chain 50,000 states deep by
+    /// its bottom state finds its ancestors in reverse order, which insertion would make quadratic.
+    @inlinable func sortInPlace() {
+        guard count <= 32 else {
+            var elements = self  // the same memory: `sort()` is declared mutating
+            elements.sort()
+            return
+        }
+        var i = 1
+        while i < count {
+            let x = self[i]
+            var j = i
+            while j > 0 && self[j - 1] > x {
+                self[j] = self[j - 1]
+                j -= 1
+            }
+            self[j] = x
+            i += 1
+        }
+    }
+
+    /// Sorts in place, then moves the distinct elements to the front.
+    ///
+    /// - Returns: How many distinct elements there are.
+    @inlinable func sortAndRemoveDuplicates() -> Int {
         sortInPlace()
-        guard count > 1 else { return }
+        guard count > 1 else { return count }
         var write = 1
         var read = 1
         while read < count {
-            if storage[read] != storage[write - 1] {
-                storage[write] = storage[read]
+            if self[read] != self[write - 1] {
+                self[write] = self[read]
                 write += 1
             }
             read += 1
         }
-        count = write
+        return write
     }
 }

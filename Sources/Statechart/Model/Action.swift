@@ -165,9 +165,9 @@ public struct ActionScope<Event: Hashable & Sendable, Context> {
     }
 
     /// The states exited by the microstep that is running, in exit order.
-    public var exitedStates: [ChartStateID] { exits.map(ChartStateID.init) }
+    public var exitedStates: [ChartStateID] { (0..<exitCount).map { ChartStateID(exit(at: $0)) } }
     /// The states being entered by the microstep that is running, in entry order.
-    public var enteredStates: [ChartStateID] { entries.map(ChartStateID.init) }
+    public var enteredStates: [ChartStateID] { (0..<entryCount).map { ChartStateID(entry(at: $0)) } }
 }
 
 /// Something an action asked for, applied by the interpreter when the action returns.
