@@ -8,6 +8,8 @@ import Testing
 @Suite("Compiler outline")
 struct CompilerOutlineTests {
     /// The static entry sets as computed without any skipping: one builder run per transition.
+    /// Each kept set is the entries followed, after a `-1`, by the compound states among them
+    /// entered by default: the compiler's fast path for one target below the domain builds both.
     static func reference<E, C>(_ chart: Chart<E, C>) -> [[Int32]?] {
         var builder = EntrySetBuilder(stateCount: chart.states.count)
         builder.limit = ChartCompiler.staticEntryLimit
@@ -20,15 +22,20 @@ struct CompilerOutlineTests {
             }
             builder.finish()
             let keep = builder.entries.count <= ChartCompiler.staticEntryLimit && !builder.touchedHistory
+            let defaults = builder.entries.array.filter { builder.isDefaultEntered($0) }
             builder.clearDefaultMarks()
-            if keep { out[k] = builder.entries.array }
+            if keep { out[k] = builder.entries.array + [-1] + defaults }
         }
         return out
     }
 
     /// The static entry sets the chart kept, by transition.
     static func kept<E, C>(_ chart: Chart<E, C>) -> [[Int32]?] {
-        (0..<chart.transitions.count).map { chart.staticEntrySet(of: $0) }
+        (0..<chart.transitions.count).map { k in
+            guard let entries = chart.staticEntrySet(of: k) else { return nil }
+            let range = chart.staticDefaults[k]
+            return entries + [-1] + (Int(range.start)..<Int(range.end)).map { chart.staticDefaultEntries[$0] }
+        }
     }
 
     /// A chain `depth` deep with a parallel state and a history state part way down, and

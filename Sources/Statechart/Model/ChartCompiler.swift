@@ -150,6 +150,32 @@ struct ChartCompiler {
                     if isCompoundInitial { defaultNotKept[source] = true }
                     continue
                 }
+                // One target whose parent is the domain (a sibling, a compound state's initial
+                // child): it enters the target and the target's default entry, nothing above it.
+                // That is the target's initial transition's set with the target in front (the
+                // builder would compute it step by step, in the same order); an atomic or final
+                // target enters itself alone. Most transitions of a large chart are such.
+                if targetCount == 1, states[Int(targets[0])].parent == domain {
+                    let t = targets[0]
+                    let kind = states[Int(t)].kind
+                    let initial = Int(states[Int(t)].initialTransition)
+                    if kind.isAtomic || (kind == .compound && initial > k && entryRanges[initial].exists) {
+                        let inner = kind.isAtomic ? PoolRange(start: 0, end: 0) : entryRanges[initial]
+                        let innerDefaults = kind.isAtomic ? PoolRange(start: 0, end: 0) : defaultRanges[initial]
+                        if Int(inner.end - inner.start) + 1 <= Self.staticEntryLimit {
+                            let start = Int32(entryPool.count), defaultStart = Int32(defaultPool.count)
+                            entryPool.append(t)
+                            for e in inner.start..<inner.end { entryPool.append(entryPool[Int(e)]) }
+                            if kind == .compound { defaultPool.append(t) }
+                            for e in innerDefaults.start..<innerDefaults.end { defaultPool.append(defaultPool[Int(e)]) }
+                            entryRanges[k] = PoolRange(start: start, end: Int32(entryPool.count))
+                            defaultRanges[k] = PoolRange(start: defaultStart, end: Int32(defaultPool.count))
+                        } else if isCompoundInitial {
+                            defaultNotKept[source] = true
+                        }
+                        continue
+                    }
+                }
                 builder.clear()
                 builder.add(targets: targets, domain: domain, states: states, transitions: targetsOf, children: childIndices)
                 builder.finish()
