@@ -28,9 +28,11 @@ struct TransitionShape: Sendable {
     @usableFromInline var isPseudo: Bool
     var isEventless: Bool
     var hasDynamicTargets: Bool
-    @usableFromInline var location: SourceLocation?
     /// Index of the declared transition (in ``ChartDefinition/transitions``) it comes from: a
-    /// selectable transition, or the declared default of a history state; -1 otherwise.
+    /// selectable transition, or the declared default of a history state; -1 otherwise. Its
+    /// location is read from there (or from the node of ``initialOf``) when the chart's
+    /// transition is assembled: kept here, it made every shape 64 bytes instead of 40, and a
+    /// million-state chart wrote 25 MB more (issue 16).
     @usableFromInline var declared: Int32
     /// For the initial transition of a compound state, the definition node whose initial
     /// actions it runs; -1 otherwise.
@@ -447,7 +449,7 @@ struct ChartCompiler {
                         source: Int32(i), targetStart: targetStart, targetCount: Int32(targetCount),
                         isInternal: declared[d].isInternal, domain: -1,
                         ordinal: ordinal, isPseudo: false, isEventless: !declared[d].hasEvent,
-                        hasDynamicTargets: declared[d].hasDynamicTargets, location: declared[d].location, declared: k,
+                        hasDynamicTargets: declared[d].hasDynamicTargets, declared: k,
                         initialOf: -1))
                 ordinal += 1
                 k = declared[d].next
@@ -478,7 +480,7 @@ struct ChartCompiler {
                 TransitionShape(
                     source: Int32(i), targetStart: targetStart, targetCount: Int32(targets.count), isInternal: true,
                     domain: Int32(i), ordinal: 0, isPseudo: true,
-                    isEventless: true, hasDynamicTargets: false, location: n.location, declared: -1,
+                    isEventless: true, hasDynamicTargets: false, declared: -1,
                     initialOf: order[i]))
         }
         // History defaults: the declared transition, or the parent's default entry.
@@ -512,7 +514,7 @@ struct ChartCompiler {
                     source: Int32(i), targetStart: targetStart, targetCount: Int32(targets.count), isInternal: false,
                     domain: parent, ordinal: 0, isPseudo: true,
                     isEventless: true, hasDynamicTargets: false,
-                    location: first >= 0 ? declared[Int(first)].location : nil, declared: first, initialOf: -1))
+                    declared: first, initialOf: -1))
         }
         // Request routes: internal transitions of the level's container, not selectable by events.
         if !outline.requestRoutes.isEmpty { requestTransitions = RequestTransitions(stateCount: count) }
@@ -533,7 +535,7 @@ struct ChartCompiler {
             shapes.append(
                 TransitionShape(
                     source: container, targetStart: Int32(targetPool.count - 1), targetCount: 1, isInternal: true, domain: container, ordinal: -1,
-                    isPseudo: true, isEventless: true, hasDynamicTargets: false, location: nil, declared: -1,
+                    isPseudo: true, isEventless: true, hasDynamicTargets: false, declared: -1,
                     initialOf: -1))
         }
         // Static domains (rule R6): history targets and dynamic targets are resolved at run time.
