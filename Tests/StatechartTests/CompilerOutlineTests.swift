@@ -8,6 +8,8 @@ import Testing
 @Suite("Compiler outline")
 struct CompilerOutlineTests {
     /// The static entry sets as computed without any skipping: one builder run per transition.
+    /// Each kept set is the entries followed, after a `-1`, by the compound states among them
+    /// entered by default: the compiler's fast path for one target below the domain builds both.
     static func reference<E, C>(_ chart: Chart<E, C>) -> [[Int32]?] {
         var builder = EntrySetBuilder(stateCount: chart.states.count)
         builder.limit = ChartCompiler.staticEntryLimit
@@ -20,15 +22,20 @@ struct CompilerOutlineTests {
             }
             builder.finish()
             let keep = builder.entries.count <= ChartCompiler.staticEntryLimit && !builder.touchedHistory
+            let defaults = builder.entries.array.filter { builder.isDefaultEntered($0) }
             builder.clearDefaultMarks()
-            if keep { out[k] = builder.entries.array }
+            if keep { out[k] = builder.entries.array + [-1] + defaults }
         }
         return out
     }
 
     /// The static entry sets the chart kept, by transition.
     static func kept<E, C>(_ chart: Chart<E, C>) -> [[Int32]?] {
-        (0..<chart.transitions.count).map { chart.staticEntrySet(of: $0) }
+        (0..<chart.transitions.count).map { k in
+            guard let entries = chart.staticEntrySet(of: k) else { return nil }
+            let range = chart.staticDefaults[k]
+            return entries + [-1] + (Int(range.start)..<Int(range.end)).map { chart.staticDefaultEntries[$0] }
+        }
     }
 
     /// A chain `depth` deep with a parallel state and a history state part way down, and
@@ -69,6 +76,33 @@ struct CompilerOutlineTests {
             guard let chart = try? Chart(RandomCharts.make(seed: seed)) else { continue }
             #expect(Self.kept(chart) == Self.reference(chart), "seed \(seed)")
         }
+    }
+
+    @Test("targets resolve to the same states whether they are near the source (tried first) or not")
+    func nearAndFarTargets() throws {
+        // a ⊃ {a1, a2 ⊃ {a21}}, b: next sibling, parent's first child, own first child, self,
+        // cousins, the parent and an ancestor's sibling.
+        var d = ChartDefinition<String, Void>(name: "near")
+        let a = d.addState("a", in: d.root)
+        let a1 = d.addState("a1", in: a)
+        let a2 = d.addState("a2", in: a)
+        d.addState("a21", in: a2)
+        let b = d.addState("b", in: d.root)
+        let cases: [(String, ChartDefinition<String, Void>.Node)] = [
+            ("a2", a1), ("a1", a2), ("a21", a2), ("a2", a2), ("a21", a1), ("a", a1), ("b", a1), ("a", b), ("a1", b),
+        ]
+        for (k, (target, source)) in cases.enumerated() {
+            d.addTransition(TransitionDefinition(on: .event("e\(k)"), to: [target]), from: source)
+        }
+        let chart = try Chart(d)
+        let declared = chart.transitions.filter { !$0.isPseudo }
+        // Transitions in document order of their sources: a1's, a2's, then b's.
+        let expected = cases.enumerated().sorted { ($0.element.1.rawValue, $0.offset) < ($1.element.1.rawValue, $1.offset) }
+            .map { chart.state(withID: $0.element.0)!.index }
+        #expect(declared.map { $0.targets.array } == expected.map { [$0] })
+        // An id that is none of the near states' and no state's at all is still an unknown target.
+        d.addTransition(TransitionDefinition(on: .event("x"), to: ["a3"]), from: a1)
+        #expect(throws: ChartError.self) { try Chart(d) }
     }
 
     @Test("children and transitions keep the order they were added in, whatever the node order")

@@ -183,7 +183,8 @@ extension Chart.Transition {
     /// A transition with the compiler's structure and the declared transition's closures.
     @inlinable
     init(
-        shape: TransitionShape, targets: TargetList, matcher: EventMatcher<Event>?, guardCondition: CompiledGuard<Event, Context>?,
+        shape: TransitionShape, location: SourceLocation?, targets: TargetList, matcher: EventMatcher<Event>?,
+        guardCondition: CompiledGuard<Event, Context>?,
         actions: [Action<Event, Context>], dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?,
         asyncGuard: (@Sendable (Context, Event) async -> Bool)?
     ) {
@@ -196,7 +197,7 @@ extension Chart.Transition {
         self.actions = actions
         self.dynamicTargets = dynamicTargets
         self.asyncGuard = asyncGuard
-        self.location = shape.location
+        self.location = location
         self.ordinal = shape.ordinal
         self.isPseudo = shape.isPseudo
     }

@@ -53,8 +53,10 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             var guardCondition: CompiledGuard<Event, Context>?
             var dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?
             var asyncGuard: (@Sendable (Context, Event) async -> Bool)?
+            var location: SourceLocation?
             if d >= 0 {
                 actions = declaredList[d].actions
+                location = declaredList[d].location
                 if !shapes[k].isPseudo {
                     if let event = declaredList[d].event { matcher = Self.matcher(event, indexByID) }
                     if let g = declaredList[d].guardCondition { guardCondition = Self.compiledGuard(g, indexByID) }
@@ -64,6 +66,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             } else if shapes[k].initialOf >= 0 {
                 let p = definition.outline.nodes[Int(shapes[k].initialOf)].payload
                 if p >= 0 { actions = definition.payloads[Int(p)].initialActions }
+                location = definition.outline.nodes[Int(shapes[k].initialOf)].location
             }
             hasActions[k] = !actions.isEmpty
             conditional[k] = guardCondition != nil || asyncGuard != nil || dynamicTargets != nil
@@ -72,7 +75,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             if asyncGuard != nil { hasAsyncGuards = true }
             transitions.append(
                 C.Transition(
-                    shape: shapes[k], targets: compiler.targets(of: Int32(k)), matcher: matcher, guardCondition: guardCondition, actions: actions,
+                    shape: shapes[k], location: location, targets: compiler.targets(of: Int32(k)), matcher: matcher, guardCondition: guardCondition, actions: actions,
                     dynamicTargets: dynamicTargets, asyncGuard: asyncGuard))
         }
         let invokes = compiler.invokes

@@ -28,9 +28,11 @@ struct TransitionShape: Sendable {
     @usableFromInline var isPseudo: Bool
     var isEventless: Bool
     var hasDynamicTargets: Bool
-    @usableFromInline var location: SourceLocation?
     /// Index of the declared transition (in ``ChartDefinition/transitions``) it comes from: a
-    /// selectable transition, or the declared default of a history state; -1 otherwise.
+    /// selectable transition, or the declared default of a history state; -1 otherwise. Its
+    /// location is read from there (or from the node of ``initialOf``) when the chart's
+    /// transition is assembled: kept here, it made every shape 64 bytes instead of 40, and a
+    /// million-state chart wrote 25 MB more (issue 16).
     @usableFromInline var declared: Int32
     /// For the initial transition of a compound state, the definition node whose initial
     /// actions it runs; -1 otherwise.
@@ -149,6 +151,32 @@ struct ChartCompiler {
                 if targetCount == 1, defaultNotKept[Int(targets[0])] {
                     if isCompoundInitial { defaultNotKept[source] = true }
                     continue
+                }
+                // One target whose parent is the domain (a sibling, a compound state's initial
+                // child): it enters the target and the target's default entry, nothing above it.
+                // That is the target's initial transition's set with the target in front (the
+                // builder would compute it step by step, in the same order); an atomic or final
+                // target enters itself alone. Most transitions of a large chart are such.
+                if targetCount == 1, states[Int(targets[0])].parent == domain {
+                    let t = targets[0]
+                    let kind = states[Int(t)].kind
+                    let initial = Int(states[Int(t)].initialTransition)
+                    if kind.isAtomic || (kind == .compound && initial > k && entryRanges[initial].exists) {
+                        let inner = kind.isAtomic ? PoolRange(start: 0, end: 0) : entryRanges[initial]
+                        let innerDefaults = kind.isAtomic ? PoolRange(start: 0, end: 0) : defaultRanges[initial]
+                        if Int(inner.end - inner.start) + 1 <= Self.staticEntryLimit {
+                            let start = Int32(entryPool.count), defaultStart = Int32(defaultPool.count)
+                            entryPool.append(t)
+                            for e in inner.start..<inner.end { entryPool.append(entryPool[Int(e)]) }
+                            if kind == .compound { defaultPool.append(t) }
+                            for e in innerDefaults.start..<innerDefaults.end { defaultPool.append(defaultPool[Int(e)]) }
+                            entryRanges[k] = PoolRange(start: start, end: Int32(entryPool.count))
+                            defaultRanges[k] = PoolRange(start: defaultStart, end: Int32(defaultPool.count))
+                        } else if isCompoundInitial {
+                            defaultNotKept[source] = true
+                        }
+                        continue
+                    }
                 }
                 builder.clear()
                 builder.add(targets: targets, domain: domain, states: states, transitions: targetsOf, children: childIndices)
@@ -346,7 +374,22 @@ struct ChartCompiler {
         }
     }
 
+    /// The state whose id is `id`, named by state `from` (a transition's source, a state's initial).
+    ///
+    /// The states a transition names most often are tried first: the source's next sibling and
+    /// its parent's first child (the states of one machine targeting one another) and the
+    /// source's first child (an initial state). Their ids sit next to the source's, so comparing
+    /// them costs no cache miss, where a probe of the table costs one or two in a large chart
+    /// (issue 16). Ids are unique (``shape()`` has checked), so an equal id is the state the table
+    /// would find; any other id is looked up in the table, and an unknown one is the same error.
     private func resolve(_ id: String, from: Int, location: SourceLocation?) throws(ChartError) -> Int32 {
+        let parent = Int(states[from].parent)
+        let next = Int(states[from].end)
+        if parent >= 0 {
+            if next < Int(states[parent].end), StateIDTable.equal(indexByID.ids[next], id) { return Int32(next) }
+            if StateIDTable.equal(indexByID.ids[parent + 1], id) { return Int32(parent + 1) }
+        }
+        if from + 1 < next, StateIDTable.equal(indexByID.ids[from + 1], id) { return Int32(from + 1) }
         guard let t = indexByID[id] else {
             throw .unknownTarget(id, from: from == 0 ? name : ids[from], location: location)
         }
@@ -406,7 +449,7 @@ struct ChartCompiler {
                         source: Int32(i), targetStart: targetStart, targetCount: Int32(targetCount),
                         isInternal: declared[d].isInternal, domain: -1,
                         ordinal: ordinal, isPseudo: false, isEventless: !declared[d].hasEvent,
-                        hasDynamicTargets: declared[d].hasDynamicTargets, location: declared[d].location, declared: k,
+                        hasDynamicTargets: declared[d].hasDynamicTargets, declared: k,
                         initialOf: -1))
                 ordinal += 1
                 k = declared[d].next
@@ -437,7 +480,7 @@ struct ChartCompiler {
                 TransitionShape(
                     source: Int32(i), targetStart: targetStart, targetCount: Int32(targets.count), isInternal: true,
                     domain: Int32(i), ordinal: 0, isPseudo: true,
-                    isEventless: true, hasDynamicTargets: false, location: n.location, declared: -1,
+                    isEventless: true, hasDynamicTargets: false, declared: -1,
                     initialOf: order[i]))
         }
         // History defaults: the declared transition, or the parent's default entry.
@@ -471,7 +514,7 @@ struct ChartCompiler {
                     source: Int32(i), targetStart: targetStart, targetCount: Int32(targets.count), isInternal: false,
                     domain: parent, ordinal: 0, isPseudo: true,
                     isEventless: true, hasDynamicTargets: false,
-                    location: first >= 0 ? declared[Int(first)].location : nil, declared: first, initialOf: -1))
+                    declared: first, initialOf: -1))
         }
         // Request routes: internal transitions of the level's container, not selectable by events.
         if !outline.requestRoutes.isEmpty { requestTransitions = RequestTransitions(stateCount: count) }
@@ -492,7 +535,7 @@ struct ChartCompiler {
             shapes.append(
                 TransitionShape(
                     source: container, targetStart: Int32(targetPool.count - 1), targetCount: 1, isInternal: true, domain: container, ordinal: -1,
-                    isPseudo: true, isEventless: true, hasDynamicTargets: false, location: nil, declared: -1,
+                    isPseudo: true, isEventless: true, hasDynamicTargets: false, declared: -1,
                     initialOf: -1))
         }
         // Static domains (rule R6): history targets and dynamic targets are resolved at run time.

@@ -73,7 +73,7 @@ struct NodeOutline: Sendable {
     var kind: StateKind
     var parent: Int32
     var initial: [String]?
-    var location: SourceLocation?
+    @usableFromInline var location: SourceLocation?
     var firstChild: Int32 = -1
     var lastChild: Int32 = -1
     var nextSibling: Int32 = -1
