@@ -26,38 +26,6 @@ struct StateIDTableTests {
         #expect(table["missing"] == nil)
     }
 
-    @Test("an id held in line (15 bytes or fewer) and the same id in heap storage hash and compare alike")
-    func inlineAndHeapForms() {
-        /// The same bytes in a heap buffer: reserving capacity keeps a short string out of line.
-        func heap(_ s: String) -> String {
-            var out = String()
-            out.reserveCapacity(64)
-            out.append(s)
-            return out
-        }
-        var table = StateIDTable()
-        _ = table.append("", indexed: false)
-        // Every length around the two words of an in-line string, ASCII and not.
-        var ids: [String] = []
-        for n in 0...20 {
-            ids.append(String(repeating: "a", count: n) + "x")
-            ids.append(String(repeating: "é", count: n / 2) + "\(n)")
-        }
-        for id in ids { #expect(table.append(heap(id), indexed: true) == nil) }
-        for (i, id) in ids.enumerated() {
-            #expect(StateIDTable.inlineWords(heap(id)) == nil)
-            if id.utf8.count <= 15 { #expect(StateIDTable.inlineWords(id) != nil) }
-            #expect(table.hash(id) == table.hash(heap(id)))
-            #expect(StateIDTable.equal(id, heap(id)) && StateIDTable.equal(heap(id), id))
-            #expect(table[id] == Int32(i + 1))
-            #expect(table[heap(id)] == Int32(i + 1))
-            // One byte more or less: another id.
-            #expect(!StateIDTable.equal(id, id + "y") && !StateIDTable.equal(String(id.dropLast()), id))
-        }
-        #expect(table["ax"] == 3)
-        #expect(table["zzz"] == nil)
-    }
-
     @Test("a repeated id is refused and names the first index")
     func repeatedID() {
         var table = StateIDTable(ids: ["", "a", "b"])

@@ -94,7 +94,6 @@ struct StateIDTable: Sendable {
     /// equivalent spellings).
     @usableFromInline
     static func equal(_ a: String, _ b: String) -> Bool {
-        if let x = inlineWords(a), let y = inlineWords(b) { return x == y }
         var a = a, b = b
         return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || bytesEqual(x, y)) } }
     }
@@ -120,22 +119,8 @@ struct StateIDTable: Sendable {
     /// The id's bytes, eight at a time, mixed under the table's seed.
     @usableFromInline
     func hash(_ id: String) -> UInt64 {
-        let seed = self.seed
-        if let w = Self.inlineWords(id) {
-            // The same mix over the same bytes, read from the string's two words.
-            var h = seed ^ (UInt64(w.count) &* 0x9E37_79B9_7F4A_7C15)
-            if w.count >= 8 {
-                h = (h ^ w.low) &* 0xBF58_476D_1CE4_E5B9
-                h ^= h >> 29
-            }
-            if w.count & 7 != 0 {
-                h = (h ^ (w.count < 8 ? w.low : w.high)) &* 0xBF58_476D_1CE4_E5B9
-                h ^= h >> 29
-            }
-            h = (h ^ (h >> 32)) &* 0x94D0_49BB_1331_11EB
-            return h ^ (h >> 31)
-        }
         var id = id
+        let seed = self.seed
         return id.withUTF8 { bytes in
             let raw = UnsafeRawBufferPointer(bytes)
             var h = seed ^ (UInt64(raw.count) &* 0x9E37_79B9_7F4A_7C15)
@@ -159,30 +144,5 @@ struct StateIDTable: Sendable {
             h = (h ^ (h >> 32)) &* 0x94D0_49BB_1331_11EB
             return h ^ (h >> 31)
         }
-    }
-
-    /// A string's UTF-8 bytes when it holds them in its own two words (a "small" string: at most
-    /// 15 bytes on a 64-bit little-endian platform): bytes 0–7 in `low`, the rest in `high`, each
-    /// word with the bytes past the string's end cleared, and the byte count.
-    ///
-    /// Why: almost every id of a large chart is that short, and reading its bytes through
-    /// `withUTF8` cost a closure call and a copy of the string per hash and per comparison, about
-    /// 250 instructions of each id looked up (issue 16). The layout read here is the standard
-    /// library's ABI on 64-bit platforms (a small string's discriminator is bit 61 of its second
-    /// word, its count bits 56–59); anywhere else, and for every other string, this returns `nil`
-    /// and the bytes are read through `withUTF8`. Two equal ids give the same hash either way.
-    @inlinable @inline(__always)
-    static func inlineWords(_ s: String) -> (low: UInt64, high: UInt64, count: Int)? {
-        #if _pointerBitWidth(_64) && _endian(little)
-        guard MemoryLayout<String>.size == 16 else { return nil }
-        let w = unsafeBitCast(s, to: (UInt64, UInt64).self)
-        guard w.1 & (1 << 61) != 0 else { return nil }
-        let count = Int((w.1 >> 56) & 0xF)
-        let low = count >= 8 ? w.0 : w.0 & ((1 << UInt64(count * 8)) &- 1)
-        let high = count <= 8 ? 0 : w.1 & ((1 << UInt64((count - 8) * 8)) &- 1)
-        return (low, high, count)
-        #else
-        return nil
-        #endif
     }
 }
