@@ -76,3 +76,34 @@ struct AfterTheEndTests {
         #expect(m.state == .busy)
     }
 }
+
+/// Rule R68 in the asynchronous runtimes: their clock moves before every operation, and a
+/// finished machine's clock catching up is not an operation that fails.
+@Suite("After the end, asynchronous")
+struct AfterTheEndAsyncTests {
+    typealias S = AfterTheEndTests.S
+    typealias E = AfterTheEndTests.E
+
+    static let machine = Machine<S, E, Int>(initial: .idle) {
+        When(.idle) { On(.start, to: .busy) }
+        When(.busy) { On(.finish, to: .done) }
+        Final(.done)
+    }
+
+    @Test("R68: a finished AsyncStateMachine refuses sends with finished only, and reset() brings it back without a stale failure")
+    func asyncMachine() async throws {
+        let m = try await AsyncStateMachine(Self.machine, context: 0)
+        try await m.send(.start)
+        try await m.send(.finish)
+        #expect(await m.isFinished)
+        for _ in 0..<3 {
+            try await Task.sleep(for: .milliseconds(2))  // the clock moves between operations
+            await #expect(throws: AfterTheEndTests.end) { try await m.send(.start) }
+        }
+        try await Task.sleep(for: .milliseconds(2))
+        try await m.reset()
+        #expect(await m.state == .idle)
+        try await m.send(.start)
+        #expect(await m.state == .busy)
+    }
+}

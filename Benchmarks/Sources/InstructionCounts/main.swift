@@ -12,6 +12,10 @@ import StatechartInterchange
 //                                         parallel, history, scale10, scale100000, async,
 //                                         and the SCXML data-model charts by their names:
 //                                         guardTrue, guardFalse, noGuard, assign, nullDataModel
+//
+// `asyncTask` and `actorTask` send from a task outside the actor, as `Async.send` and
+// `Async.handWrittenActor` of the benchmark package do: for timing the whole process and for
+// `perf` (valgrind stops on their thread switches), e.g. `time InstructionCounts asyncTask 5000000`.
 
 @inline(never) func keep<T>(_ value: T) { withExtendedLifetime(value) {} }
 
@@ -60,6 +64,20 @@ case "async":
     let machine = try await AsyncStateMachine(flatOrderMachine(), context: ())
     let events = orderCycle
     for i in 0..<count { try await machine.send(events[i & 3]) }
+    keep(machine)
+case "asyncTask":
+    let machine = try await AsyncStateMachine(flatOrderMachine(), context: ())
+    try await Task.detached {
+        let events = orderCycle
+        for i in 0..<count { try await machine.send(events[i & 3]) }
+    }.value
+    keep(machine)
+case "actorTask":
+    let machine = HandWrittenOrderActor()
+    await Task.detached {
+        let events = orderCycle
+        for i in 0..<count { keep(await machine.send(events[i & 3])) }
+    }.value
     keep(machine)
 default:
     guard let variant = DataModelChart(rawValue: which) else { fatalError("unknown case '\(which)'") }

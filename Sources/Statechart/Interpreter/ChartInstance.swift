@@ -207,7 +207,15 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     }
 
     /// The time at which the next delayed send falls due, if any.
-    @inlinable public var nextDueTime: Duration? { extras?.timers.first?.due }
+    ///
+    /// (Always inlined: the runtimes read it at every send, and called out of line it had the
+    /// whole instance copied for its `self`.)
+    @inlinable public var nextDueTime: Duration? {
+        @inline(__always) get {
+            guard let extras else { return nil }
+            return extras.timers.first?.due
+        }
+    }
 
     /// Takes the work queued by actions since the last call (rule R51).
     public mutating func takePendingWork() -> [PendingWork<Event>] {

@@ -49,10 +49,15 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     ///   or a middleware's error when middleware refuses the event; ``MachineError/executionFailed(_:)``
     ///   when queued work failed.
     public func send(_ event: Event) async throws(MachineError) {
-        // Uncontended (the usual case): take the machine without another async call.
+        // Uncontended (the usual case): take the machine without another async call, and with
+        // nothing to await before the machine takes the event, send without one either.
         if driver.busy { await driver.acquire() } else { driver.busy = true }
         defer { driver.release() }
-        try await driver.sendHeld(event)
+        if driver.sendNeedsAwaiting {
+            try await driver.sendHeld(event)
+        } else if let queued = try driver.sendUnawaited(event) {
+            try await driver.finishSend(queued, event: event)
+        }
     }
 
     /// Requests a state (rule R26), serialized like a send.

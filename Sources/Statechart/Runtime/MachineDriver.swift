@@ -9,7 +9,8 @@
 final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable> {
     typealias Steps = MachineSteps<State, Event, Context>
 
-    /// Only the owner's isolation touches the driver, one operation at a time.
+    /// Only the owner's isolation touches the driver, one operation at a time: the fields every
+    /// send reads or writes skip the dynamic exclusivity check (a `swift_beginAccess` per access).
     @exclusivity(unchecked) var machine: StateMachine<State, Event, Context>
     /// The machine's own steps compiled for its types (see ``MachineSteps``).
     let steps: Steps
@@ -17,9 +18,9 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     let name: String
     /// The way back into the owner's isolation for tasks the driver started.
     var host: (@Sendable (DriverCall<Event>) async -> Void)?
-    var waiting: [CheckedContinuation<Void, Never>] = []
-    var busy = false
-    var timerTask: Task<Void, Never>?
+    @exclusivity(unchecked) var waiting: [CheckedContinuation<Void, Never>] = []
+    @exclusivity(unchecked) var busy = false
+    @exclusivity(unchecked) var timerTask: Task<Void, Never>?
     var clockObserver: UInt64?
     var invocationTasks: [UInt64: Task<Void, Never>] = [:]
     var middleware: [any TransitionMiddleware<Event>] = []
@@ -27,7 +28,7 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     var configurationStreams: [Int: AsyncStream<[String]>.Continuation] = [:]
     var transitionStreams: [Int: AsyncStream<MachineTransition<State, Event>>.Continuation] = [:]
     var nextStreamID = 0
-    var failures: [String] = []
+    @exclusivity(unchecked) var failures: [String] = []
     var middlewareOutcome: Result<Void, MachineError>?
     /// Whether a send needs nothing but the machine: no middleware, no asynchronous guards, no
     /// tracer, no stream (kept up to date by ``updatePlainSends()``).
@@ -126,16 +127,7 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     /// middleware, processes the event, awaits the work it queued (rule R51).
     func sendHeld(_ event: Event, isolation: isolated (any Actor)? = #isolation) async throws(MachineError) {
         if !sendNeedsAwaiting {
-            let step = sendNow(event)
-            if step.followUp {
-                if machine.core.pendingWork.isEmpty {
-                    finishOperation(from: step.from, event: event)
-                } else {
-                    await afterOperation(from: step.from, event: event)
-                }
-            }
-            if let error = step.error { throw error }
-            try throwFailures()
+            if let queued = try sendUnawaited(event) { try await finishSend(queued, event: event) }
             return
         }
         catchUp()
@@ -156,6 +148,46 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         try throwFailures()
     }
 
+    /// A held send that needs no awaiting (see ``sendNeedsAwaiting``), taken synchronously: the
+    /// event processed and, unless its actions queued work, everything that follows it. The owner's
+    /// `send` calls it directly, so that the usual send makes no other async call (each one costs a
+    /// frame from the task's allocator and, from a generic actor's method, a lookup of the actor's
+    /// metadata and conformance for the `isolation` argument).
+    ///
+    /// - Returns: `nil` when the send is complete; otherwise what its queued work leaves to do,
+    ///   for ``finishSend(_:event:isolation:)``.
+    /// - Throws: the send's error, or the failures collected, when the send is complete.
+    func sendUnawaited(_ event: Event) throws(MachineError) -> QueuedWorkFollowUp? {
+        let step = sendNow(event)
+        if step.followUp, let queued = follow(step, of: event) { return queued }
+        if let error = step.error { throw error }
+        try throwFailures()
+        return nil
+    }
+
+    /// What follows a send that needs it: ``finishOperation(from:event:)`` now, or when its
+    /// actions queued work, what ``finishSend(_:event:isolation:)`` must do. Out of line: in
+    /// ``sendUnawaited(_:)`` (compiled once for every machine type) its `Event?` argument made
+    /// every send look up the metadata of `Optional<Event>`.
+    @inline(never)
+    func follow(
+        _ step: (error: MachineError?, from: [ChartStateID]?, followUp: Bool), of event: Event
+    ) -> QueuedWorkFollowUp? {
+        guard machine.core.pendingWork.isEmpty else { return QueuedWorkFollowUp(from: step.from, error: step.error) }
+        finishOperation(from: step.from, event: event)
+        return nil
+    }
+
+    /// A send whose actions queued work (rule R51): the work awaited, then what follows every
+    /// operation; then the send's error or the failures collected.
+    func finishSend(
+        _ queued: QueuedWorkFollowUp, event: Event, isolation: isolated (any Actor)? = #isolation
+    ) async throws(MachineError) {
+        await afterOperation(from: queued.from, event: event)
+        if let error = queued.error { throw error }
+        try throwFailures()
+    }
+
     /// Whether something must be awaited before the machine takes an event: middleware or
     /// asynchronous guards (kept up to date by ``updatePlainSends()``). Stored, not computed: this
     /// code is compiled once for every machine type, and reading the machine's chart from it
@@ -169,9 +201,14 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     func sendNow(_ event: Event) -> (error: MachineError?, from: [ChartStateID]?, followUp: Bool) {
         if plainSends {
             // Nothing between the clock and the machine: one call into the specialized code.
-            let outcome = steps.catchUpAndSend(&machine, event, clock.elapsed())
-            if let error = outcome.clockError { failures.append("\(error)") }
-            return (outcome.sendError, nil, outcome.followUp || timerTask != nil)
+            var clockError: MachineError?
+            var sendError: MachineError?
+            var followUp = true  // after a failed send, what follows checks for itself
+            do { followUp = try steps.catchUpAndSend(&machine, event, clock.elapsed(), &clockError) } catch {
+                sendError = error
+            }
+            if let error = clockError { failures.append("\(error)") }
+            return (sendError, nil, followUp || timerTask != nil)
         }
         catchUp()
         let from = configurationBefore()
@@ -406,9 +443,7 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
 
     /// Brings machine time up to the clock, firing the delayed sends that fell due (rule R54).
     func catchUp() {
-        let elapsed = clock.elapsed()
-        guard elapsed > machine.now else { return }
-        do { try steps.advance(&machine, elapsed - machine.now) } catch { failures.append("\(error)") }
+        do { try steps.catchUp(&machine, clock.elapsed()) } catch { failures.append("\(error)") }
     }
 
     func clockTicked(isolation: isolated (any Actor)? = #isolation) async {
@@ -449,4 +484,12 @@ enum DriverCall<Event: Sendable>: Sendable {
     case middlewareNext(Event)
     /// A stream's consumer went away.
     case streamEnded(Int)
+}
+
+/// What a send leaves to do when its actions queued work: the configuration before it (for the
+/// streams) and its error, thrown once the work has run. (Not nested in the generic driver: a
+/// nested type is generic too, and returning it optional looked up its metadata at every send.)
+struct QueuedWorkFollowUp {
+    let from: [ChartStateID]?
+    let error: MachineError?
 }

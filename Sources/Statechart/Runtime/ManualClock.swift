@@ -112,7 +112,13 @@ package struct ClockDriver: Sendable {
 
     package init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let start = clock.now
-        elapsed = { start.duration(to: clock.now) }
+        if let continuous = clock as? ContinuousClock, let origin = start as? ContinuousClock.Instant {
+            // The default clock, read at every operation: a closure compiled for it, not one
+            // that goes through `Clock`'s witnesses (about 6 % of an uncontended send).
+            elapsed = { origin.duration(to: continuous.now) }
+        } else {
+            elapsed = { start.duration(to: clock.now) }
+        }
         sleepUntilElapsed = { d in try await clock.sleep(until: start.advanced(by: d), tolerance: nil) }
         manual = clock as? ManualClock
     }

@@ -151,6 +151,24 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         try process(.timePassed(duration))
     }
 
+    /// Brings machine time up to `elapsed`, the time since a runtime's clock started, firing the
+    /// delayed sends that fell due (rule R54): what ``AsyncStateMachine`` and
+    /// ``ObservableStateMachine`` do before every operation.
+    ///
+    /// Unlike ``advance(by:)``, catching up a finished machine is no error: its clock stays where
+    /// it is (rule R68: nothing changes), and the operation that follows gets its own answer —
+    /// `finished` for a send, a machine back at its start for `reset()`. Without a delayed send
+    /// due, only the time moves (no run, nothing to log or observe).
+    @inlinable
+    mutating func catchUp(toElapsed elapsed: Duration) throws(MachineError) {
+        guard elapsed > core.now, !isFinished else { return }
+        guard let due = core.nextDueTime, due <= elapsed else {
+            core.machineTime = elapsed
+            return
+        }
+        try advance(by: elapsed - core.now)
+    }
+
     /// Returns to the initial configuration (rule R19).
     public mutating func reset() throws(MachineError) {
         if extras != nil { records = MachineRecords() }
