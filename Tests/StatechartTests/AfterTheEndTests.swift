@@ -106,4 +106,22 @@ struct AfterTheEndAsyncTests {
         try await m.send(.start)
         #expect(await m.state == .busy)
     }
+
+    @Test("R68: a finished ObservableStateMachine refuses sends with finished only, and reset() brings it back")
+    @MainActor
+    func observableMachine() async throws {
+        let m = try ObservableStateMachine(Self.machine, context: 0)
+        try m.send(.start)
+        try m.send(.finish)
+        #expect(m.machine.isFinished)
+        for _ in 0..<3 {
+            try await Task.sleep(for: .milliseconds(2))
+            #expect(throws: AfterTheEndTests.end) { try m.send(.start) }
+        }
+        try await Task.sleep(for: .milliseconds(2))
+        try m.reset()
+        #expect(m.state == .idle)
+        try m.send(.start)
+        #expect(m.state == .busy)
+    }
 }

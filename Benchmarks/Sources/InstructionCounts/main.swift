@@ -66,19 +66,9 @@ case "async":
     for i in 0..<count { try await machine.send(events[i & 3]) }
     keep(machine)
 case "asyncTask":
-    let machine = try await AsyncStateMachine(flatOrderMachine(), context: ())
-    try await Task.detached {
-        let events = orderCycle
-        for i in 0..<count { try await machine.send(events[i & 3]) }
-    }.value
-    keep(machine)
+    try await sendFromTask(count)
 case "actorTask":
-    let machine = HandWrittenOrderActor()
-    await Task.detached {
-        let events = orderCycle
-        for i in 0..<count { keep(await machine.send(events[i & 3])) }
-    }.value
-    keep(machine)
+    await sendToHandWrittenActorFromTask(count)
 default:
     guard let variant = DataModelChart(rawValue: which) else { fatalError("unknown case '\(which)'") }
     try sendToDataModelChart(variant, count)
@@ -105,5 +95,23 @@ default:
     var machine = try variant.instance()
     let event = dataModelEvent
     for _ in 0..<count { try machine.send(event) }
+    keep(machine)
+}
+
+@inline(never) func sendFromTask(_ count: Int) async throws {
+    let machine = try await AsyncStateMachine(flatOrderMachine(), context: ())
+    try await Task.detached {
+        let events = orderCycle
+        for i in 0..<count { try await machine.send(events[i & 3]) }
+    }.value
+    keep(machine)
+}
+
+@inline(never) func sendToHandWrittenActorFromTask(_ count: Int) async {
+    let machine = HandWrittenOrderActor()
+    await Task.detached {
+        let events = orderCycle
+        for i in 0..<count { keep(await machine.send(events[i & 3])) }
+    }.value
     keep(machine)
 }
