@@ -207,3 +207,43 @@ struct UndoTests {
         }
     }
 }
+
+/// History values are recorded into the storage their slot already has (issue 16): an undo step
+/// or a suspension that shares that storage must keep what it saved.
+@Suite("History values kept by undo")
+struct HistoryStorageTests {
+    enum Room: Hashable, Sendable { case inside, outside }
+    enum Step: Hashable, Sendable { case first, second }
+    enum Move: Hashable, Sendable { case advance, leave, back }
+
+    static func machine() throws -> StateMachine<Room, Move, Void> {
+        let step = Machine<Step, Move, Void>("step", initial: .first) {
+            When(.first) { On(.advance, to: .second) }
+            When(.second) { On(.advance, to: .first) }
+        }
+        let room = Machine<Room, Move, Void>("room", initial: .inside) {
+            When(.inside) { On(.leave, to: .outside) }
+            When(.outside) { On(.back, to: .inside) }
+        }.attaching(child: step, to: .inside, history: .deep)
+        var options = StateMachine<Room, Move, Void>.Options()
+        options.historyDepth = 0
+        return try StateMachine(room, context: (), options: options)
+    }
+
+    @Test("R11, R41: recording a history again does not change the value an earlier step saved")
+    func undoKeepsRecordedHistory() throws {
+        var m = try Self.machine()
+        try m.send([.advance, .leave])  // history: step.second
+        let recorded = m.snapshot().history
+        try m.send([.back, .advance, .leave])  // history again, now step.first, into the same slot
+        let again = m.snapshot().history
+        #expect(again != recorded)
+        #expect(m.undo() == .inside)  // before the second leave: inside, step.first
+        #expect(m.snapshot().history == recorded)
+        #expect(m.undo() == .inside)  // before advance: inside, step.second
+        #expect(m.undo() == .outside)  // before back
+        #expect(m.snapshot().history == recorded)
+        try m.send(.back)
+        #expect(m.activeStateIDs == ["inside.second"])
+    }
+}

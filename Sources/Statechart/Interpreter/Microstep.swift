@@ -79,20 +79,28 @@ extension ChartInstance {
 
     /// Stores the history values of an exiting state: deep = active atomic descendants,
     /// shallow = active children.
+    ///
+    /// The slot's array is taken out, emptied and filled again, so that it is the only reference
+    /// to its storage and keeps it: recording a history again allocates nothing (a new array
+    /// each time cost a deep-history cycle two allocations per event). A snapshot that shares
+    /// the old value keeps it: the storage is then copied, not changed.
     @usableFromInline
     mutating func recordHistory(of s: Int32) {
         let chart = self.chart
         for h in chart.childIndices[Int(s)] {
             let kind = chart.states[Int(h)].kind
             guard kind.isHistory else { continue }
-            var value: [Int32] = []
+            let slot = Int(chart.states[Int(h)].historySlot)
+            var value = historyValues[slot] ?? []
+            historyValues[slot] = nil
+            value.removeAll(keepingCapacity: true)
             let end = chart.states[Int(s)].end
             for a in configuration.list where a > s && a < end {
                 if kind == .deepHistory ? chart.states[Int(a)].kind.isAtomic : chart.states[Int(a)].parent == s {
                     value.append(a)
                 }
             }
-            historyValues[Int(chart.states[Int(h)].historySlot)] = value
+            historyValues[slot] = value
         }
     }
 
