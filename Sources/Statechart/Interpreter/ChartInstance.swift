@@ -217,6 +217,13 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         }
     }
 
+    /// Whether advancing the clock by `duration` fires a delayed send.
+    @inlinable @inline(__always)
+    func firesDelayedSend(within duration: Duration) -> Bool {
+        guard let due = nextDueTime else { return false }
+        return due <= now + duration
+    }
+
     /// Takes the work queued by actions since the last call (rule R51).
     public mutating func takePendingWork() -> [PendingWork<Event>] {
         // Emptying the list through its accessor would create the extras box of a machine that

@@ -154,37 +154,37 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     /// frame from the task's allocator and, from a generic actor's method, a lookup of the actor's
     /// metadata and conformance for the `isolation` argument).
     ///
-    /// - Returns: `nil` when the send is complete; otherwise what its queued work leaves to do,
+    /// - Returns: `nil` when the send is complete; otherwise the send, whose queued work is left
     ///   for ``finishSend(_:event:isolation:)``.
     /// - Throws: the send's error, or the failures collected, when the send is complete.
-    func sendUnawaited(_ event: Event) throws(MachineError) -> QueuedWorkFollowUp? {
+    func sendUnawaited(_ event: Event) throws(MachineError) -> SentEvent? {
         let step = sendNow(event)
-        if step.followUp, let queued = follow(step, of: event) { return queued }
+        if step.followUp, !follow(step, of: event) { return step }
         if let error = step.error { throw error }
         try throwFailures()
         return nil
     }
 
-    /// What follows a send that needs it: ``finishOperation(from:event:)`` now, or when its
-    /// actions queued work, what ``finishSend(_:event:isolation:)`` must do. Out of line: in
+    /// What follows a send that needs it: ``finishOperation(from:event:)`` now, unless its
+    /// actions queued work (``finishSend(_:event:isolation:)`` runs it then). Out of line: in
     /// ``sendUnawaited(_:)`` (compiled once for every machine type) its `Event?` argument made
     /// every send look up the metadata of `Optional<Event>`.
+    ///
+    /// - Returns: Whether the send is finished; `false` when queued work is left to await.
     @inline(never)
-    func follow(
-        _ step: (error: MachineError?, from: [ChartStateID]?, followUp: Bool), of event: Event
-    ) -> QueuedWorkFollowUp? {
-        guard machine.core.pendingWork.isEmpty else { return QueuedWorkFollowUp(from: step.from, error: step.error) }
+    func follow(_ step: SentEvent, of event: Event) -> Bool {
+        guard machine.core.pendingWork.isEmpty else { return false }
         finishOperation(from: step.from, event: event)
-        return nil
+        return true
     }
 
     /// A send whose actions queued work (rule R51): the work awaited, then what follows every
     /// operation; then the send's error or the failures collected.
     func finishSend(
-        _ queued: QueuedWorkFollowUp, event: Event, isolation: isolated (any Actor)? = #isolation
+        _ step: SentEvent, event: Event, isolation: isolated (any Actor)? = #isolation
     ) async throws(MachineError) {
-        await afterOperation(from: queued.from, event: event)
-        if let error = queued.error { throw error }
+        await afterOperation(from: step.from, event: event)
+        if let error = step.error { throw error }
         try throwFailures()
     }
 
@@ -198,7 +198,7 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     /// the observable model's synchronous one: the clock caught up and the event processed. What
     /// follows it (``finishOperation(from:event:)``, or ``afterOperation(from:event:isolation:)``
     /// when work was queued) is the caller's to run when `followUp` is set.
-    func sendNow(_ event: Event) -> (error: MachineError?, from: [ChartStateID]?, followUp: Bool) {
+    func sendNow(_ event: Event) -> SentEvent {
         if plainSends {
             // Nothing between the clock and the machine: one call into the specialized code.
             var clockError: MachineError?
@@ -208,13 +208,13 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
                 sendError = error
             }
             if let error = clockError { failures.append("\(error)") }
-            return (sendError, nil, followUp || timerTask != nil)
+            return SentEvent(error: sendError, from: nil, followUp: followUp || timerTask != nil)
         }
         catchUp()
         let from = configurationBefore()
         var error: MachineError?
         do { try steps.send(&machine, event) } catch let failure { error = failure }
-        return (error, from, true)
+        return SentEvent(error: error, from: from, followUp: true)
     }
 
     func sendThroughMiddleware(_ event: Event, isolation: isolated (any Actor)? = #isolation) async -> Result<
@@ -486,10 +486,13 @@ enum DriverCall<Event: Sendable>: Sendable {
     case streamEnded(Int)
 }
 
-/// What a send leaves to do when its actions queued work: the configuration before it (for the
-/// streams) and its error, thrown once the work has run. (Not nested in the generic driver: a
-/// nested type is generic too, and returning it optional looked up its metadata at every send.)
-struct QueuedWorkFollowUp {
-    let from: [ChartStateID]?
+/// A send the machine took (``MachineDriver/sendNow(_:)``): its error, the configuration before
+/// it (for the streams; `nil` when nobody listens) and whether anything must follow it. When its
+/// actions queued work, the error is thrown once that work has run. (Not nested in the generic
+/// driver: a nested type is generic too, and returning it optional looked up its metadata at
+/// every send.)
+struct SentEvent {
     let error: MachineError?
+    let from: [ChartStateID]?
+    let followUp: Bool
 }

@@ -64,7 +64,7 @@ extension StateMachine {
         case .sent(let event):
             return try take(.sent(event))
         case .timePassed(let duration):
-            guard let due = core.nextDueTime, due <= core.now + duration else {
+            guard core.firesDelayedSend(within: duration) else {
                 try core.advance(by: duration)
                 return false
             }
@@ -83,6 +83,9 @@ extension StateMachine {
     /// ``process(_:)`` when something listens: logs, notifies and reports around ``take(_:)``.
     @usableFromInline
     mutating func processRecorded(_ input: MachineInput<Event>) throws(MachineError) -> Bool {
+        // Time that fires nothing changes nothing to log, observe or report (the runtimes move
+        // the clock before every operation): no checkpoint of the whole running state for it.
+        if case .timePassed(let duration) = input, !core.firesDelayedSend(within: duration) { return try take(input) }
         let checkpoint = undoCheckpoint()
         let from = observers.isEmpty ? [] : core.activeAtomicStates
         let changed: Bool
