@@ -107,6 +107,47 @@ struct AfterTheEndAsyncTests {
         #expect(await m.state == .busy)
     }
 
+    /// Idle times out after two seconds; `finish` ends the machine.
+    static let timed = Machine<S, E, Int>(initial: .idle) {
+        When(.idle) {
+            After(.seconds(2), to: .away)
+            On(.finish, to: .done)
+        }
+        When(.away) {}
+        Final(.done)
+    }
+
+    @Test("R68, R54: a finished AsyncStateMachine's time follows the clock, so the timer reset() starts is due two seconds after the reset")
+    func asyncTimeAfterTheEnd() async throws {
+        let clock = ManualClock()
+        let m = try await AsyncStateMachine(Self.timed, context: 0, clock: clock)
+        try await m.send(.finish)
+        await clock.advance(by: .seconds(10))
+        #expect(await m.now == .seconds(10))
+        try await m.reset()
+        #expect(await m.state == .idle)
+        await clock.advance(by: .seconds(1))
+        #expect(await m.state == .idle)  // was `.away`: the timer was due two seconds after the end
+        await clock.advance(by: .seconds(1))
+        #expect(await m.state == .away)
+    }
+
+    @Test("R68, R54: a finished ObservableStateMachine's time follows the clock, so the timer reset() starts is due two seconds after the reset")
+    @MainActor
+    func observableTimeAfterTheEnd() async throws {
+        let clock = ManualClock()
+        let m = try ObservableStateMachine(Self.timed, context: 0, clock: clock)
+        try m.send(.finish)
+        await clock.advance(by: .seconds(10))
+        #expect(m.now == .seconds(10))
+        try m.reset()
+        #expect(m.state == .idle)
+        await clock.advance(by: .seconds(1))
+        #expect(m.state == .idle)
+        await clock.advance(by: .seconds(1))
+        #expect(m.state == .away)
+    }
+
     @Test("R68: a finished ObservableStateMachine refuses sends with finished only, and reset() brings it back")
     @MainActor
     func observableMachine() async throws {

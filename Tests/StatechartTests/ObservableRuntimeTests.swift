@@ -106,6 +106,24 @@ struct ObservableRuntimeTests {
         #expect(refused.values == [.cancel])
     }
 
+    @Test("R62: a failed-send handler runs once the failed send let go of the machine: it reads the model and sends to it")
+    func failedSendHandlerDrivesTheModel() throws {
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
+            When(.idle) { On(.start, to: .loading) }
+            When(.loading) {}
+        }
+        let model = try ObservableStateMachine(machine, context: JobLog(), clock: ManualClock())
+        var seen: [String] = []
+        model.onFailedSend { [unowned model] event, _ in
+            seen.append("\(event) in \(model.state), can start: \(model.canSend(.start))")
+            if event == .cancel { try? model.send(.start) }
+        }
+        #expect(throws: MachineError.self) { try model.send(.cancel) }
+        // The handler ran after the failed send released the machine: its own send ran at once.
+        #expect(model.state == .loading)
+        #expect(seen == ["cancel in idle, can start: true"])
+    }
+
     @Test("R61: the synchronous API still answers at once, and wrapping a running machine keeps its state")
     func synchronousAPI() throws {
         var running = try StateMachine(orderMachine(), context: OrderLog())

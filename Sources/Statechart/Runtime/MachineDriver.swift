@@ -30,6 +30,9 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     var nextStreamID = 0
     @exclusivity(unchecked) var failures: [String] = []
     var middlewareOutcome: Result<Void, MachineError>?
+    /// Failed sends to hand over once an operation releases the machine (``ObservableStateMachine``'s
+    /// handlers, see ``FailedSendInbox``); `nil` where the handlers run inside the change.
+    var failedSendInbox: FailedSendInbox<Event>?
     /// Whether a send needs nothing but the machine: no middleware, no asynchronous guards, no
     /// tracer, no stream (kept up to date by ``updatePlainSends()``).
     var plainSends = false
@@ -119,6 +122,7 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         } else {
             waiting.removeFirst().resume()
         }
+        if let inbox = failedSendInbox, inbox.hasReports { inbox.deliver() }
     }
 
     // MARK: - Sending
@@ -130,8 +134,7 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
             if let queued = try sendUnawaited(event) { try await finishSend(queued, event: event) }
             return
         }
-        catchUp()
-        let from = configurationBefore()
+        let from = catchUpForOperation()
         if machine.core.chart.hasAsyncGuards { await evaluateAsyncGuards(for: event) }
         var result: Result<Void, MachineError> = .success(())
         if middleware.isEmpty {
@@ -210,8 +213,7 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
             if let error = clockError { failures.append("\(error)") }
             return SentEvent(error: sendError, from: nil, followUp: followUp || timerTask != nil)
         }
-        catchUp()
-        let from = configurationBefore()
+        let from = catchUpForOperation()
         var error: MachineError?
         do { try steps.send(&machine, event) } catch let failure { error = failure }
         return SentEvent(error: error, from: from, followUp: true)
@@ -281,8 +283,7 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         isolation: isolated (any Actor)? = #isolation,
         _ body: (inout StateMachine<State, Event, Context>) throws(MachineError) -> T
     ) async throws(MachineError) -> T {
-        catchUp()
-        let from = configurationBefore()
+        let from = catchUpForOperation()
         let result: Result<T, MachineError>
         do { result = .success(try body(&machine)) } catch { result = .failure(error) }
         await afterOperation(from: from, event: nil)
@@ -297,6 +298,10 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     func afterOperation(
         from: [ChartStateID]? = nil, event: Event? = nil, isolation: isolated (any Actor)? = #isolation
     ) async {
+        // A stream subscribed while the work runs received the configuration on subscribing:
+        // what the work changes is published from there. (Taken only when work is queued: a
+        // copy of the configuration costs an allocation.)
+        let from = from ?? (machine.core.pendingWork.isEmpty ? nil : machine.core.activeAtomicStates)
         await runQueuedWork()
         finishOperation(from: from, event: event)
     }
@@ -382,8 +387,7 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         guard invocationTasks.removeValue(forKey: token) != nil,
             machine.core.runningInvocationTokens.contains(where: { $0.token == token })
         else { return }
-        catchUp()
-        let from = configurationBefore()
+        let from = catchUpForOperation()
         if let failure {
             failures.append(failure)
             workFailed(failure)
@@ -444,6 +448,21 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     /// Brings machine time up to the clock, firing the delayed sends that fell due (rule R54).
     func catchUp() {
         do { try steps.catchUp(&machine, clock.elapsed()) } catch { failures.append("\(error)") }
+    }
+
+    /// ``catchUp()`` before an operation, and the configuration the operation starts from (see
+    /// ``configurationBefore()``). What the catch-up changed — delayed sends that fell due while
+    /// nothing woke the machine — is published first, as a tick of the clock publishes it (rule
+    /// R56): compared with the configuration after the catch-up, an operation that changes nothing
+    /// itself would publish nothing.
+    func catchUpForOperation() -> [ChartStateID]? {
+        guard let before = configurationBefore() else {
+            catchUp()
+            return nil
+        }
+        catchUp()
+        if before != machine.core.activeAtomicStates { publish(from: before, event: nil) }
+        return machine.core.activeAtomicStates
     }
 
     func clockTicked(isolation: isolated (any Actor)? = #isolation) async {

@@ -22,6 +22,8 @@ import Observation
 public final class ObservableStateMachine<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable> {
     /// The clock, the work and the middleware (shared with ``AsyncStateMachine``).
     @ObservationIgnored let driver: MachineDriver<State, Event, Context>
+    /// The failed-send handlers, called once the failed operation released the machine.
+    @ObservationIgnored let failedSends = FailedSendInbox<Event>()
     /// Bumped after every operation: what observers of the model's properties track.
     var version = 0
 
@@ -54,6 +56,8 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
         steps: MachineSteps<State, Event, Context>
     ) where C.Duration == Duration {
         driver = MachineDriver(machine, clock: clock, name: name, tracer: tracer, steps: steps)
+        driver.failedSendInbox = failedSends
+        driver.machine.onFailedSend(failedSends.recorder)
         driver.connect { [weak self] call in await self?.handle(call) }
         // What follows the start (invoked work, timers) is an operation like any other; failures of
         // work the start queued are reported to the next operation.
@@ -127,8 +131,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
             Task { try? await self.operation(body) }
             return
         }
-        driver.catchUp()
-        let from = driver.configurationBefore()
+        let from = driver.catchUpForOperation()
         var failure: MachineError?
         do { try body(&driver.machine) } catch { failure = error }
         finishNow(followUp: true, from: from, event: nil)
@@ -197,12 +200,16 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
 
     /// Registers a handler called for every send that was rejected or failed (rule R62).
     ///
+    /// Handlers run on the main actor once the operation that failed has let go of the machine
+    /// (before a synchronous ``send(_:)`` throws), so a handler may read the model and send to it;
+    /// a send from a handler while another operation waits for the machine takes its turn after it.
+    ///
     /// - Returns: A token for ``removeFailedSendHandler(_:)``.
     @discardableResult
     public func onFailedSend(_ handler: @escaping (Event, MachineError) -> Void) -> ObserverToken {
-        driver.machine.onFailedSend(handler)
+        failedSends.add(handler)
     }
 
     /// Removes a handler registered with ``onFailedSend(_:)``.
-    public func removeFailedSendHandler(_ token: ObserverToken) { driver.machine.removeFailedSendHandler(token) }
+    public func removeFailedSendHandler(_ token: ObserverToken) { failedSends.remove(token) }
 }

@@ -155,17 +155,20 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// delayed sends that fell due (rule R54): what ``AsyncStateMachine`` and
     /// ``ObservableStateMachine`` do before every operation.
     ///
-    /// Unlike ``advance(by:)``, catching up a finished machine is no error: its clock stays where
-    /// it is (rule R68: nothing changes), and the operation that follows gets its own answer —
-    /// `finished` for a send, a machine back at its start for `reset()`. Time that fires no
-    /// delayed send is the interpreter's alone (``MachineInput/timePassed(_:)`` logs and shows
-    /// nothing for it), so it goes there directly: through ``advance(by:)``'s input it cost an
-    /// uncontended `AsyncStateMachine.send` about 18 ns.
+    /// Unlike ``advance(by:)``, catching up a finished machine is no error and fires nothing
+    /// (rule R68: it does not move), but its time follows the clock, so that what `reset()`,
+    /// `undo()` or `restore(from:)` starts afterwards is timed from the clock's time, not from
+    /// the moment the machine finished (rule R54). The operation that follows gets its own
+    /// answer — `finished` for a send, a machine back at its start for `reset()`. Time that
+    /// fires no delayed send is the interpreter's alone (``MachineInput/timePassed(_:)`` logs and
+    /// shows nothing for it), so it goes there directly: through ``advance(by:)``'s input it cost
+    /// an uncontended `AsyncStateMachine.send` about 18 ns.
     @inlinable
     mutating func catchUp(toElapsed elapsed: Duration) throws(MachineError) {
-        guard elapsed > core.now, !isFinished else { return }
+        guard elapsed > core.now else { return }
         let duration = elapsed - core.now
-        if core.firesDelayedSend(within: duration) {
+        // A finished interpreter is not running: its `advance(by:)` moves the time and fires nothing.
+        if !isFinished && core.firesDelayedSend(within: duration) {
             try advance(by: duration)
         } else {
             try core.advance(by: duration)
