@@ -124,6 +124,34 @@ struct ObservableRuntimeTests {
         #expect(seen == ["cancel in idle, can start: true"])
     }
 
+    @Test("R62: a handler registered on the machine before it was wrapped also runs once the send let go of it")
+    func handlerRegisteredBeforeWrapping() throws {
+        final class ModelRef { var model: ObservableStateMachine<Job, JobEvent, JobLog>? }
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
+            When(.idle) { On(.start, to: .loading) }
+            When(.loading) {}
+        }
+        var running = try StateMachine(machine, context: JobLog())
+        let ref = ModelRef()
+        var seen: [String] = []
+        running.onFailedSend { event, _ in
+            guard let model = ref.model else { return }
+            seen.append("\(event) in \(model.state)")
+            if event == .cancel { try? model.send(.start) }
+        }
+        let model = ObservableStateMachine(running, clock: ManualClock())
+        ref.model = model
+        #expect(throws: MachineError.self) { try model.send(.cancel) }
+        #expect(model.state == .loading)
+        #expect(seen == ["cancel in idle"])
+        // Removing it through the model removes the machine's handler.
+        let token = model.onFailedSend { event, _ in seen.append("second: \(event)") }
+        model.removeFailedSendHandler(token)
+        #expect(throws: MachineError.self) { try model.send(.cancel) }
+        // The handler's own failed send in `loading` reaches it too, after its send let go.
+        #expect(seen == ["cancel in idle", "cancel in loading", "start in loading"])
+    }
+
     @Test("R61: the synchronous API still answers at once, and wrapping a running machine keeps its state")
     func synchronousAPI() throws {
         var running = try StateMachine(orderMachine(), context: OrderLog())

@@ -30,8 +30,9 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     var nextStreamID = 0
     @exclusivity(unchecked) var failures: [String] = []
     var middlewareOutcome: Result<Void, MachineError>?
-    /// Failed sends to hand over once an operation releases the machine (``ObservableStateMachine``'s
-    /// handlers, see ``FailedSendInbox``); `nil` where the handlers run inside the change.
+    /// Where the machine keeps its failed sends until an operation releases it, for its handlers
+    /// (``ObservableStateMachine``, see ``FailedSendInbox``); `nil` where the handlers run inside
+    /// the change.
     var failedSendInbox: FailedSendInbox<Event>?
     /// Whether a send needs nothing but the machine: no middleware, no asynchronous guards, no
     /// tracer, no stream (kept up to date by ``updatePlainSends()``).
@@ -122,7 +123,21 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         } else {
             waiting.removeFirst().resume()
         }
-        if let inbox = failedSendInbox, inbox.hasReports { inbox.deliver() }
+        if let inbox = failedSendInbox, inbox.hasReports { deliverFailedSends(from: inbox) }
+    }
+
+    /// Hands the failed sends kept while an operation held the machine to the machine's own
+    /// handlers, now that nothing holds it (``FailedSendInbox``): each report to every handler, in
+    /// order. A handler may send again; what that reports is handed over by its own operation's
+    /// release, or by the next round here when the send ran in a task.
+    func deliverFailedSends(from inbox: FailedSendInbox<Event>) {
+        while inbox.hasReports {
+            let reports = inbox.take()
+            let handlers = machine.failedSendHandlers
+            for (event, error) in reports {
+                for h in handlers { h.handler(event, error) }
+            }
+        }
     }
 
     // MARK: - Sending
@@ -456,11 +471,9 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     /// R56): compared with the configuration after the catch-up, an operation that changes nothing
     /// itself would publish nothing.
     func catchUpForOperation() -> [ChartStateID]? {
-        guard let before = configurationBefore() else {
-            catchUp()
-            return nil
-        }
+        let before = configurationBefore()
         catchUp()
+        guard let before else { return nil }
         if before != machine.core.activeAtomicStates { publish(from: before, event: nil) }
         return machine.core.activeAtomicStates
     }

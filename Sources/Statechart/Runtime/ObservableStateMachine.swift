@@ -22,8 +22,6 @@ import Observation
 public final class ObservableStateMachine<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable> {
     /// The clock, the work and the middleware (shared with ``AsyncStateMachine``).
     @ObservationIgnored let driver: MachineDriver<State, Event, Context>
-    /// The failed-send handlers, called once the failed operation released the machine.
-    @ObservationIgnored let failedSends = FailedSendInbox<Event>()
     /// Bumped after every operation: what observers of the model's properties track.
     var version = 0
 
@@ -56,8 +54,10 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
         steps: MachineSteps<State, Event, Context>
     ) where C.Duration == Duration {
         driver = MachineDriver(machine, clock: clock, name: name, tracer: tracer, steps: steps)
-        driver.failedSendInbox = failedSends
-        driver.machine.onFailedSend(failedSends.recorder)
+        // The failed-send handlers run once the failed operation released the machine (R62).
+        let inbox = FailedSendInbox<Event>()
+        driver.failedSendInbox = inbox
+        driver.machine.deferFailedSends(to: inbox)
         driver.connect { [weak self] call in await self?.handle(call) }
         // What follows the start (invoked work, timers) is an operation like any other; failures of
         // work the start queued are reported to the next operation.
@@ -207,9 +207,9 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     /// - Returns: A token for ``removeFailedSendHandler(_:)``.
     @discardableResult
     public func onFailedSend(_ handler: @escaping (Event, MachineError) -> Void) -> ObserverToken {
-        failedSends.add(handler)
+        driver.machine.onFailedSend(handler)
     }
 
     /// Removes a handler registered with ``onFailedSend(_:)``.
-    public func removeFailedSendHandler(_ token: ObserverToken) { failedSends.remove(token) }
+    public func removeFailedSendHandler(_ token: ObserverToken) { driver.machine.removeFailedSendHandler(token) }
 }

@@ -11,6 +11,9 @@ final class MachineExtras<State: Hashable & Sendable, Event: Hashable & Sendable
     @usableFromInline var nextObserverID = 0
     /// Called for every send that was rejected or failed (rule R62).
     @usableFromInline var failedSendHandlers: [(id: Int, handler: (Event, MachineError) -> Void)] = []
+    /// Where failed sends go instead of the handlers while a runtime holds the machine; the
+    /// runtime hands them over once it released it (``FailedSendInbox``, rule R62).
+    var failedSendInbox: FailedSendInbox<Event>?
     /// The undo log and the suspension slot (rules R41, R42).
     var records = MachineRecords<State, Event, Context>()
     /// Routes added at run time and observer orders (rule R66; StateMachine+Routes.swift).
@@ -23,6 +26,7 @@ final class MachineExtras<State: Hashable & Sendable, Event: Hashable & Sendable
         observers = other.observers
         nextObserverID = other.nextObserverID
         failedSendHandlers = other.failedSendHandlers
+        failedSendInbox = other.failedSendInbox
         records = other.records
         runtimeRoutes = other.runtimeRoutes
     }

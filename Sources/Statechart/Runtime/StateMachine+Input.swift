@@ -128,9 +128,22 @@ extension StateMachine {
         failedSendHandlers.removeAll { $0.id == token.id }
     }
 
-    /// Calls the failed-send handlers (the asynchronous runtimes call it for middleware rejections,
-    /// which the machine never sees).
+    /// Calls the failed-send handlers, or keeps the report for them in the inbox a runtime gave
+    /// (the asynchronous runtimes also call it for middleware rejections, which the machine never
+    /// sees).
     func reportFailedSend(_ event: Event, _ error: MachineError) {
+        if let inbox = extras?.failedSendInbox {
+            inbox.record(event, error)
+            return
+        }
         for h in failedSendHandlers { h.handler(event, error) }
+    }
+
+    /// From now on, failed sends are kept in `inbox` for the handlers instead of reaching them
+    /// inside the send; the runtime that holds the machine hands them over (`MachineDriver.deliverFailedSends(from:)`)
+    /// whenever it lets go of it (``ObservableStateMachine``, rule R62). Copies of the machine
+    /// share the inbox, so what a copy reports still reaches the handlers.
+    mutating func deferFailedSends(to inbox: FailedSendInbox<Event>) {
+        uniqueExtras().failedSendInbox = inbox
     }
 }
