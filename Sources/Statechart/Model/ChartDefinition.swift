@@ -84,8 +84,11 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
 
     /// Appends a transition to a state's transitions (document order is the order of these calls).
     /// For a history state, the transition is its default: taken when it has no stored history.
+    ///
+    /// The transition is taken, not copied: a loader that builds one and hands it over pays no
+    /// copy and no destruction of it (each was a call through the type's value witnesses).
     @inlinable
-    public mutating func addTransition(_ transition: TransitionDefinition<Event, Context>, from state: Node) {
+    public mutating func addTransition(_ transition: __owned TransitionDefinition<Event, Context>, from state: Node) {
         outline.appendTransition(TransitionOutline(transition), to: state.rawValue)
         transitions.append(transition)
     }
