@@ -152,6 +152,27 @@ struct ObservableRuntimeTests {
         #expect(seen == ["cancel in idle", "cancel in loading", "start in loading"])
     }
 
+    @Test("R62: a copy of the model's machine is a machine of its own: its failed sends reach its handlers at once, never the model's")
+    func copiedMachineReportsItsOwnFailures() throws {
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
+            When(.idle) { On(.start, to: .loading) }
+            When(.loading) {}
+        }
+        let model = try ObservableStateMachine(machine, context: JobLog(), clock: ManualClock())
+        var seen: [String] = []
+        model.onFailedSend { event, _ in seen.append("model: \(event)") }
+        var copy = model.machine
+        copy.onFailedSend { event, _ in seen.append("copy: \(event)") }
+        #expect(throws: MachineError.self) { try copy.send(.cancel) }
+        // The copy's handlers (the model's, copied with it, and its own) ran inside its send.
+        #expect(seen == ["model: cancel", "copy: cancel"])
+        // The model's next operation hands over nothing of the copy's.
+        try model.send(.start)
+        #expect(seen == ["model: cancel", "copy: cancel"])
+        #expect(model.state == .loading)
+        #expect(copy.state == .idle)
+    }
+
     @Test("R61: the synchronous API still answers at once, and wrapping a running machine keeps its state")
     func synchronousAPI() throws {
         var running = try StateMachine(orderMachine(), context: OrderLog())

@@ -73,23 +73,32 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
 
     // MARK: - Reading
 
-    /// The machine; reading it is observed as a whole.
+    /// The machine, a copy of it; reading it is observed as a whole.
+    ///
+    /// The copy is a machine of its own (value semantics): its failed sends reach the handlers
+    /// registered on it, at once, and never the model's (rule R62).
     public var machine: StateMachine<State, Event, Context> {
+        var copy = observed
+        copy.stopDeferringFailedSends()
+        return copy
+    }
+    /// The driver's machine, read for the model's own properties (observed, not copied out).
+    private var observed: StateMachine<State, Event, Context> {
         _ = version
         return driver.machine
     }
     /// The active top-level state.
-    public var state: State { machine.state }
+    public var state: State { observed.state }
     /// The ids of the active atomic states.
-    public var activeStateIDs: [String] { machine.activeStateIDs }
+    public var activeStateIDs: [String] { observed.activeStateIDs }
     /// The extended state.
-    public var context: Context { machine.context }
+    public var context: Context { observed.context }
     /// The machine's time.
-    public var now: Duration { machine.now }
+    public var now: Duration { observed.now }
     /// Whether a state with this value is active.
-    public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool { machine.isActive(value) }
+    public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool { observed.isActive(value) }
     /// Whether `event` would be handled now, with guards evaluated and nothing changed (rule R59).
-    public func canSend(_ event: Event) -> Bool { machine.canSend(event) }
+    public func canSend(_ event: Event) -> Bool { observed.canSend(event) }
     /// The number of operations waiting for the one that is running.
     public var waitingOperations: Int { driver.waiting.count }
 

@@ -141,9 +141,14 @@ extension StateMachine {
 
     /// From now on, failed sends are kept in `inbox` for the handlers instead of reaching them
     /// inside the send; the runtime that holds the machine hands them over (`MachineDriver.deliverFailedSends(from:)`)
-    /// whenever it lets go of it (``ObservableStateMachine``, rule R62). Copies of the machine
-    /// share the inbox, so what a copy reports still reaches the handlers.
+    /// whenever it lets go of it (``ObservableStateMachine``, rule R62).
     mutating func deferFailedSends(to inbox: FailedSendInbox<Event>) {
         uniqueExtras().failedSendInbox = inbox
+    }
+
+    /// Makes this machine call its handlers itself again: for a copy handed out of the runtime,
+    /// which is a machine of its own — its failures are not the runtime's to report.
+    mutating func stopDeferringFailedSends() {
+        if extras?.failedSendInbox != nil { uniqueExtras().failedSendInbox = nil }
     }
 }
