@@ -108,10 +108,7 @@ struct ObservableRuntimeTests {
 
     @Test("R62: a failed-send handler runs once the failed send let go of the machine: it reads the model and sends to it")
     func failedSendHandlerDrivesTheModel() throws {
-        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
-            When(.idle) { On(.start, to: .loading) }
-            When(.loading) {}
-        }
+        let machine = idleThenLoading()
         let model = try ObservableStateMachine(machine, context: JobLog(), clock: ManualClock())
         var seen: [String] = []
         model.onFailedSend { [unowned model] event, _ in
@@ -127,10 +124,7 @@ struct ObservableRuntimeTests {
     @Test("R62: a handler registered on the machine before it was wrapped also runs once the send let go of it")
     func handlerRegisteredBeforeWrapping() throws {
         final class ModelRef { var model: ObservableStateMachine<Job, JobEvent, JobLog>? }
-        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
-            When(.idle) { On(.start, to: .loading) }
-            When(.loading) {}
-        }
+        let machine = idleThenLoading()
         var running = try StateMachine(machine, context: JobLog())
         let ref = ModelRef()
         var seen: [String] = []
@@ -154,10 +148,7 @@ struct ObservableRuntimeTests {
 
     @Test("R62: a copy of the model's machine is a machine of its own: its failed sends reach its handlers at once, never the model's")
     func copiedMachineReportsItsOwnFailures() throws {
-        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
-            When(.idle) { On(.start, to: .loading) }
-            When(.loading) {}
-        }
+        let machine = idleThenLoading()
         let model = try ObservableStateMachine(machine, context: JobLog(), clock: ManualClock())
         var seen: [String] = []
         model.onFailedSend { event, _ in seen.append("model: \(event)") }
@@ -203,10 +194,7 @@ struct ObservableRuntimeTests {
 struct StreamChangeTests {
     @Test("R56: configurations() and transitions() stay silent for an event nothing handles")
     func silentOnUnhandled() async throws {
-        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
-            When(.idle) { On(.start, to: .loading) }
-            When(.loading) {}
-        }
+        let machine = idleThenLoading()
         var options = StateMachine<Job, JobEvent, JobLog>.Options()
         options.throwsOnUnhandledEvent = false
         let m = try await AsyncStateMachine(machine, context: JobLog(), clock: ManualClock(), options: options)
@@ -221,5 +209,13 @@ struct StreamChangeTests {
         let record = await t.next()
         #expect(record?.event == .start)
         #expect(record?.from == ["idle"])
+    }
+}
+
+/// `idle` starts to `loading`; nothing else is handled (the failed-send and stream tests' machine).
+func idleThenLoading() -> Machine<Job, JobEvent, JobLog> {
+    Machine(initial: .idle) {
+        When(.idle) { On(.start, to: .loading) }
+        When(.loading) {}
     }
 }
