@@ -123,7 +123,8 @@ struct ObservableRuntimeTests {
 
     @Test("R62: a handler registered on the machine before it was wrapped also runs once the send let go of it")
     func handlerRegisteredBeforeWrapping() throws {
-        final class ModelRef { var model: ObservableStateMachine<Job, JobEvent, JobLog>? }
+        // Weak: the machine keeps its handler, which keeps this box; a strong model here would be a cycle.
+        final class ModelRef { weak var model: ObservableStateMachine<Job, JobEvent, JobLog>? }
         let machine = idleThenLoading()
         var running = try StateMachine(machine, context: JobLog())
         let ref = ModelRef()
