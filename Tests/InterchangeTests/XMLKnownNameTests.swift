@@ -62,6 +62,51 @@ struct XMLKnownNameTests {
         }
     }
 
+    /// The packing read byte by byte, as the word reads must give it.
+    static func packedByBytes(_ bytes: [UInt8]) -> (low: UInt64, high: UInt64)? {
+        guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for (k, b) in bytes.enumerated() {
+            if k < 8 { low |= UInt64(b) << UInt64(8 * k) } else { high |= UInt64(b) << UInt64(8 * (k - 8)) }
+        }
+        return (low, high)
+    }
+
+    @Test("a name is packed a word at a time exactly as byte by byte, at every length and offset")
+    func packing() {
+        var generator = SystemRandomNumberGenerator()
+        // A buffer with bytes on both sides of each name: the word reads must not take them in.
+        let buffer = (0..<64).map { _ in UInt8.random(in: 1...255, using: &generator) }
+        buffer.withUnsafeBufferPointer { all in
+            for length in 0...18 {
+                for offset in 0...(all.count - length) where offset < 24 {
+                    let name = UnsafeBufferPointer(rebasing: all[offset..<(offset + length)])
+                    let packed = XMLPackedName(name)
+                    let expected = Self.packedByBytes(Array(name))
+                    #expect(packed?.low == expected?.low && packed?.high == expected?.high, "length \(length), offset \(offset)")
+                }
+            }
+        }
+    }
+
+    @Test("bytes are counted sixteen at a time as one at a time, at every length and offset")
+    func byteCount() {
+        var generator = SystemRandomNumberGenerator()
+        // Mostly the two bytes counted, so that lanes pass 255 within a long buffer.
+        let buffer = (0..<9_000).map { _ in [UInt8(ascii: "<"), UInt8(ascii: "="), UInt8(ascii: "a")].randomElement(using: &generator)! }
+        buffer.withUnsafeBufferPointer { all in
+            for (offset, length) in [(0, 0), (0, 1), (3, 15), (1, 16), (5, 17), (7, 31), (0, 4_096), (9, 4_081), (2, 8_990)] {
+                let part = UnsafeBufferPointer(rebasing: all[offset..<(offset + length)])
+                let counted = XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "="), in: part)
+                #expect(counted.first == part.count(where: { $0 == UInt8(ascii: "<") }), "\(offset), \(length)")
+                #expect(counted.second == part.count(where: { $0 == UInt8(ascii: "=") }), "\(offset), \(length)")
+            }
+        }
+        let same = [UInt8](repeating: UInt8(ascii: "<"), count: 5_000)
+        same.withUnsafeBufferPointer { #expect(XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "<"), in: $0) == (5_000, 5_000)) }
+    }
+
     @Test("an attribute written twice under one local name keeps the last value")
     func repeatedLocalName() throws {
         let xml = """

@@ -40,17 +40,22 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
     }
 
     /// The element's name.
-    var name: String { Self.names[Int(rawValue)] }
-
-    private static let names: [String] = allCases.map { "\($0)" }
+    var name: String { Self.table.strings[Int(rawValue)] }
 
     /// The kind whose name is spelled by `bytes`, `nil` for a name SCXML does not have: the reader
     /// finds it without making a string.
     static func find(_ bytes: UnsafeBufferPointer<UInt8>) -> SCXMLElementKind? {
+        find(bytes, in: table)
+    }
+
+    /// The same, in a copy of ``table`` held by the caller.
+    @inline(__always)
+    static func find(_ bytes: UnsafeBufferPointer<UInt8>, in table: XMLNameTable) -> SCXMLElementKind? {
         table.index(of: bytes).map { SCXMLElementKind(rawValue: UInt8($0))! }
     }
 
-    private static let table = XMLNameTable(names)
+    /// The names of the kinds, in the order of their raw values.
+    static let table = XMLNameTable(allCases.map { "\($0)" })
 
     /// This kind as one bit of a ``Mask``.
     @inline(__always)

@@ -104,9 +104,7 @@ enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
     case label, expr, array, item, index, location, src, srcexpr, autoforward
 
     /// The attribute's name.
-    var name: String { Self.names[Int(rawValue)] }
-
-    private static let names: [String] = allCases.map { "\($0)" }
+    var name: String { Self.table.strings[Int(rawValue)] }
 
     /// The name `name` is, `nil` when SCXML has no attribute by that name.
     init?(_ name: String) {
@@ -116,10 +114,17 @@ enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
 
     /// The name spelled by `bytes`, `nil` when SCXML has no attribute by that name.
     static func find(_ bytes: UnsafeBufferPointer<UInt8>) -> SCXMLAttributeName? {
+        find(bytes, in: table)
+    }
+
+    /// The same, in a copy of ``table`` held by the caller.
+    @inline(__always)
+    static func find(_ bytes: UnsafeBufferPointer<UInt8>, in table: XMLNameTable) -> SCXMLAttributeName? {
         table.index(of: bytes).map { SCXMLAttributeName(rawValue: UInt8($0))! }
     }
 
-    private static let table = XMLNameTable(names)
+    /// The names, in the order of their raw values.
+    static let table = XMLNameTable(allCases.map { "\($0)" })
 
     /// This name as one bit of a mask.
     @inline(__always)

@@ -12,15 +12,30 @@ struct XMLPackedName: Equatable {
     fileprivate init() {}
 
     /// The packing of `bytes`, `nil` when it is empty or longer than 16 bytes.
+    ///
+    /// Read a word (or half-word) at a time, the pieces overlapping where the length is not a
+    /// multiple: an overlapping byte lands at its own place in both pieces, so or-ing them is
+    /// exact. Byte by byte, packing was most of the cost of finding a name.
     @inline(__always)
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
-        for k in 0..<bytes.count {
-            if k < 8 {
-                low |= UInt64(bytes[k]) << UInt64(8 * k)
-            } else {
-                high |= UInt64(bytes[k]) << UInt64(8 * (k - 8))
+        let count = bytes.count
+        guard count > 0, count <= 16, let base = bytes.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        if count >= 8 {
+            low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            if count > 8 {
+                // The last eight bytes, shifted so that byte 8 comes first.
+                let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+                high = tail >> UInt64(8 * (16 - count))
             }
+        } else if count >= 4 {
+            let head = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            let tail = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+            low = head | tail << UInt64(8 * (count - 4))
+        } else {
+            low = UInt64(bytes[0])
+            if count > 1 { low |= UInt64(bytes[1]) << 8 }
+            if count > 2 { low |= UInt64(bytes[2]) << 16 }
         }
     }
 
@@ -37,8 +52,13 @@ struct XMLPackedName: Equatable {
 /// table of 256 slots with a multiplier chosen, when the table is made, so that no two known names
 /// share a slot. A name then costs its packing, one multiplication and one comparison, where
 /// comparing it with each known name in turn cost a few hundred instructions.
+///
+/// The tree builder keeps its own copy of each table for a document: a table in a global
+/// (`static let`) is reached through `swift_once` and retained at every use.
 struct XMLNameTable: Sendable {
     private let names: [XMLPackedName]
+    /// The names as strings, by index.
+    let strings: [String]
     /// The index of the known name hashed to each slot, -1 for none.
     private let slots: [Int8]
     private let multiplier: UInt64
@@ -64,6 +84,7 @@ struct XMLNameTable: Sendable {
             }
             if separated {
                 self.names = packed
+                self.strings = names
                 self.slots = slots
                 self.multiplier = candidate
                 return

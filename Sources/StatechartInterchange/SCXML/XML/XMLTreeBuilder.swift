@@ -24,10 +24,23 @@ struct XMLTreeBuilder {
     /// Elements started so far (every namespace), and state elements among them.
     private var elementCount = 0
     private var stateCount = 0
+    /// The known element and attribute names, copied out of their globals once (see ``XMLNameTable``).
+    private let elementNames = SCXMLElementKind.table
+    private let attributeNames = SCXMLAttributeName.table
 
     init(scanner: XMLScanner, limits: SCXMLLimits) {
         self.scanner = scanner
         self.limits = limits
+        // Room for every element and attribute the document can have, from its `<` and `=`
+        // bytes (a start tag has one `<`, an attribute one `=`; end tags and other `=` make it
+        // an upper bound). Grown as they were read, the arrays were copied about twice over, and
+        // old and new buffers were alive together at a large document's peak. Counting is one
+        // vector pass (``XMLByteCount``); reserved room that is never written is never touched.
+        let (tags, equals) = XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "="), in: scanner.bytes)
+        let elementRoom = min(tags, limits.maximumElements)
+        elements.reserveCapacity(elementRoom)
+        attributesStart.reserveCapacity(elementRoom)
+        attributes.reserveCapacity(min(equals, 4 * elementRoom))
     }
 
     mutating func build() throws(SCXMLError) -> XMLTree {
@@ -57,7 +70,7 @@ struct XMLTreeBuilder {
         let isSCXML = namespace == scxmlNamespace || namespace == SCXMLNamespace.uri || (elements.isEmpty && namespace.isEmpty)
         // The kind is found from the name's bytes: a string is made only for a name SCXML does not
         // have (the known ones are ASCII, so comparing bytes is comparing the strings).
-        let kind = foreignDepth == 0 && markupDepth == 0 && isSCXML ? SCXMLElementKind.find(scanner.localNameBytes) : nil
+        let kind = foreignDepth == 0 && markupDepth == 0 && isSCXML ? SCXMLElementKind.find(scanner.localNameBytes, in: elementNames) : nil
         let isState = SCXMLElementKind.states.contains(kind)
         try checkLimits(isState: isState)
         if foreignDepth > 0 {
@@ -83,16 +96,16 @@ struct XMLTreeBuilder {
             // Prefixed attributes belong to their namespace: kept only if that is SCXML's.
             if a.colon >= 0 && scanner.namespace(of: a) != SCXMLNamespace.uri { continue }
             let start = a.colon < 0 ? a.nameStart : a.colon + 1
-            let known = SCXMLAttributeName.find(UnsafeBufferPointer(rebasing: scanner.bytes[start..<a.nameEnd]))
+            let known = SCXMLAttributeName.find(UnsafeBufferPointer(rebasing: scanner.bytes[start..<a.nameEnd]), in: attributeNames)
             XMLAttributes.set(
-                known?.name ?? scanner.string(start, a.nameEnd), known: known, to: scanner.value(of: a), in: &attributes,
+                known.map { attributeNames.strings[Int($0.rawValue)] } ?? scanner.string(start, a.nameEnd), known: known, to: scanner.value(of: a), in: &attributes,
                 from: first)
         }
         let index = elements.count
         let parent = stack.last ?? -1
         attributesStart.append(first)
         elements.append(
-            XMLElementNode(name: kind?.name ?? scanner.localName, kind: kind, attributes: XMLAttributes(), location: location, parent: parent))
+            XMLElementNode(name: kind.map { elementNames.strings[Int($0.rawValue)] } ?? scanner.localName, kind: kind, attributes: XMLAttributes(), location: location, parent: parent))
         stack.append(index)
     }
 
