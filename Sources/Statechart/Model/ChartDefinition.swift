@@ -29,6 +29,7 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
         @usableFromInline var onEntry: [[Action<Event, Context>]] = []
         @usableFromInline var onExit: [[Action<Event, Context>]] = []
         @usableFromInline var invocations: [Invocation<Event, Context>] = []
+        @usableFromInline init() {}
     }
 
     /// A name for the chart (SCXML `name`), used in diagnostics and exports.
@@ -50,6 +51,15 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
         self.name = name
         self.eventName = eventName
         outline.nodes = [NodeOutline(id: "", kind: .state, parent: -1, initial: initial.isEmpty ? nil : initial, location: nil)]
+    }
+
+    /// Makes room for `states` more states and `transitions` more transitions, so that a front
+    /// end that knows the size of what it builds (the SCXML loader, a code generator) does not
+    /// grow the definition's arrays as it adds them.
+    public mutating func reserveCapacity(states: Int, transitions: Int) {
+        outline.nodes.reserveCapacity(outline.nodes.count + max(states, 0))
+        outline.transitions.reserveCapacity(outline.transitions.count + max(transitions, 0))
+        self.transitions.reserveCapacity(self.transitions.count + max(transitions, 0))
     }
 
     /// The root of the tree. Transitions added to it act as machine-wide (any-state) routes.
@@ -121,17 +131,20 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     }
 
     /// Appends an entry block (SCXML `<onentry>`) to a state.
+    // Inlinable, like `addTransition`: from the library's generic code, appending to the payload
+    // went through the generic type's metadata and witnesses, some 5,000 instructions a block
+    // in the SCXML loader (issue 16).
+    @inlinable
     public mutating func addOnEntry(_ actions: [Action<Event, Context>], to state: Node) {
-        outline.nodes[state.rawValue].entryBlockCount += 1
-        if !actions.isEmpty { outline.nodes[state.rawValue].hasEntryActions = true }
-        withPayload(of: state) { $0.onEntry.append(actions) }
+        outline.countBlock(entry: true, hasActions: !actions.isEmpty, of: state.rawValue)
+        payloads[payloadIndex(of: state)].onEntry.append(actions)
     }
 
     /// Appends an exit block (SCXML `<onexit>`) to a state.
+    @inlinable
     public mutating func addOnExit(_ actions: [Action<Event, Context>], to state: Node) {
-        outline.nodes[state.rawValue].exitBlockCount += 1
-        if !actions.isEmpty { outline.nodes[state.rawValue].hasExitActions = true }
-        withPayload(of: state) { $0.onExit.append(actions) }
+        outline.countBlock(entry: false, hasActions: !actions.isEmpty, of: state.rawValue)
+        payloads[payloadIndex(of: state)].onExit.append(actions)
     }
 
     /// Adds work the state runs while it is active (rule R52).
@@ -185,13 +198,15 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
 
     /// The node's payload, created when first needed.
     private mutating func withPayload(of node: Node, _ change: (inout NodePayload) -> Void) {
-        var p = outline.nodes[node.rawValue].payload
-        if p < 0 {
-            p = Int32(payloads.count)
-            payloads.append(NodePayload())
-            outline.nodes[node.rawValue].payload = p
-        }
-        change(&payloads[Int(p)])
+        change(&payloads[payloadIndex(of: node)])
+    }
+
+    /// The index of the node's payload, created when first needed.
+    @inlinable
+    mutating func payloadIndex(of node: Node) -> Int {
+        let p = outline.payload(of: node.rawValue, next: payloads.count)
+        if p == payloads.count { payloads.append(NodePayload()) }
+        return p
     }
 }
 

@@ -26,6 +26,26 @@ struct DefinitionOutline: Sendable {
         targetNodes.append(contentsOf: nodes)
     }
 
+    /// Counts an `<onentry>` (`entry`) or `<onexit>` block of `node`, and notes whether it has an
+    /// action. Called from the definition's inlinable methods: this part needs no specializing.
+    @usableFromInline
+    mutating func countBlock(entry: Bool, hasActions: Bool, of node: Int) {
+        if entry {
+            nodes[node].entryBlockCount += 1
+            if hasActions { nodes[node].hasEntryActions = true }
+        } else {
+            nodes[node].exitBlockCount += 1
+            if hasActions { nodes[node].hasExitActions = true }
+        }
+    }
+
+    /// The index of `node`'s payload, `count` (the next payload's) recorded first when it has none.
+    @usableFromInline
+    mutating func payload(of node: Int, next count: Int) -> Int {
+        if nodes[node].payload < 0 { nodes[node].payload = Int32(count) }
+        return Int(nodes[node].payload)
+    }
+
     mutating func appendChild(_ child: Int32, to parent: Int) {
         let last = nodes[parent].lastChild
         if last < 0 { nodes[parent].firstChild = child } else { nodes[Int(last)].nextSibling = child }
@@ -34,7 +54,7 @@ struct DefinitionOutline: Sendable {
     }
 
     @usableFromInline
-    mutating func appendTransition(_ transition: TransitionOutline, to node: Int) {
+    mutating func appendTransition(_ transition: __owned TransitionOutline, to node: Int) {
         let k = Int32(transitions.count)
         transitions.append(transition)
         let last = nodes[node].lastTransition
@@ -120,8 +140,8 @@ struct TransitionOutline: Sendable {
 
     @usableFromInline
     init(
-        targets: [String], isInternal: Bool, location: SourceLocation?, hasEvent: Bool, hasGuard: Bool,
-        hasDynamicTargets: Bool, guardReferences: [String], doneReference: String?
+        targets: __owned [String], isInternal: Bool, location: __owned SourceLocation?, hasEvent: Bool, hasGuard: Bool,
+        hasDynamicTargets: Bool, guardReferences: __owned [String], doneReference: __owned String?
     ) {
         self.targets = targets
         self.isInternal = isInternal
@@ -136,7 +156,9 @@ struct TransitionOutline: Sendable {
     /// The outline of a declared transition. Inlinable, so that it runs specialized for the
     /// caller's types (``ChartDefinition/addTransition(_:from:)``): compiled once in the library
     /// it looked up metadata and copied through witnesses (12 % of loading an SCXML document).
-    @inlinable
+    // Always inlined: called as a function, the loader first copied the whole transition to
+    // hand it over (through its value witnesses) and destroyed the copy after.
+    @inlinable @inline(__always)
     init<Event: Hashable & Sendable, Context>(_ t: TransitionDefinition<Event, Context>) {
         var doneReference: String?
         if case .done(let id) = t.event { doneReference = id }

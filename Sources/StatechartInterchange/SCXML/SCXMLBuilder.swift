@@ -64,9 +64,19 @@ struct SCXMLBuilder {
         // The checks read each element through a pointer into the tree, field by field: handed
         // over as a value (or borrowed, which the compiler did by copying it), each element had
         // its strings and arrays retained and released.
+        var stateCount = 0
+        var transitionCount = 0
         try elements.withUnsafeBufferPointer { (elements) throws(SCXMLError) in
             guard let first = elements.baseAddress else { return }
-            for i in elements.indices { items.append(try check(first + i, at: i)) }
+            for i in elements.indices {
+                let item = try check(first + i, at: i)
+                switch item {
+                case .state: stateCount += 1
+                case .transition: transitionCount += 1
+                default: break
+                }
+                items.append(item)
+            }
         }
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
         // Only an <if> or a <send> can need the runner: the others are passed on their kind,
@@ -82,6 +92,7 @@ struct SCXMLBuilder {
         }
         let chartName = name ?? defaultName
         var definition = Definition(name: chartName, initial: initial, eventName: { $0.name })
+        definition.reserveCapacity(states: stateCount, transitions: transitionCount)
         var nodes = Array(repeating: definition.root, count: elements.count)
         var data = SCXMLDataBuilder(tree: tree, items: items, sources: sources)
         if dataModel == .ecmascript {
