@@ -44,4 +44,13 @@ struct EventTokenTests {
         #expect(normalized(["a", "*"]) == nil)
         #expect(all.count == 11_110)
     }
+
+    @Test("R5: lists keep their order whether the plain names come first, last or alone (a list of plain names is kept as it is)")
+    func listsKeepTheirOrder() {
+        let lists: [[String]] = [
+            [], ["a"], ["a", "b"], ["a", "b.*", "c"], ["a", "b", "c."], ["a.", "b", "c"], ["a", "b", "*"], ["a", ".", "b"],
+            ["a", "b\u{301}.*", "c"], ["x.y", "x.y.*", "x."],
+        ]
+        for list in lists { #expect(normalized(list) == reference(list), "\(list)") }
+    }
 }

@@ -109,7 +109,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         }
     }
 
-    @usableFromInline
+    @inlinable
     static func names(_ tokens: [String]) -> EventMatcher<Event> { EventMatcher.normalizedNames(tokens) }
 
     /// A guard with its state ids resolved (the compiler has checked that they resolve).

@@ -33,58 +33,12 @@ enum EventMatcher<Event: Hashable & Sendable>: Sendable {
     case names([String])
 
     /// Normalizes SCXML tokens: `foo.*` and `foo.` become `foo`; a `*` token makes the descriptor `.any`.
+    /// The work is ``EventTokens``', which is not generic: from the library's generic code each call
+    /// looked this type's metadata up (issue 16, SCXML loading).
+    @inlinable
     static func normalizedNames(_ tokens: [String]) -> Self {
-        var result: [String] = []
-        result.reserveCapacity(tokens.count)
-        for token in tokens {
-            switch asciiSuffix(of: token) {
-            case .star:
-                return .any
-            case .kept:
-                result.append(token)
-            case .drop(let n):
-                if token.utf8.count > n { result.append(String(token.utf8.dropLast(n))!) }
-            case .characters:
-                var t = Substring(token)
-                if t == "*" { return .any }
-                if t.hasSuffix(".*") { t = t.dropLast(2) } else if t.hasSuffix(".") { t = t.dropLast() }
-                if !t.isEmpty { result.append(String(t)) }
-            }
-        }
-        return .names(result)
-    }
-
-    /// What ``normalizedNames(_:)`` does with a token, decided from its last three bytes when
-    /// that decides it as comparing `Character`s would: the suffix `.*` or `.` after an ASCII byte
-    /// (or alone) starts a new `Character`, since only non-ASCII marks join the character before
-    /// them, and a last byte that is neither `*` nor `.` ends no such suffix. `hasSuffix` compared
-    /// `Character`s generically, about 800 instructions per token of every loaded transition
-    /// (issue 16, SCXML loading).
-    enum TokenSuffix {
-        /// The token is `*`.
-        case star
-        /// The token has neither suffix.
-        case kept
-        /// The token ends with a suffix of this many bytes.
-        case drop(Int)
-        /// Only comparing `Character`s decides.
-        case characters
-    }
-
-    static func asciiSuffix(of token: String) -> TokenSuffix {
-        let bytes = token.utf8
-        guard let last = bytes.last else { return .kept }
-        let dot = UInt8(ascii: "."), star = UInt8(ascii: "*")
-        if last != dot && last != star { return last < 0x80 ? .kept : .characters }
-        let n = last == star ? 2 : 1
-        if last == star {
-            if bytes.count == 1 { return .star }
-            let before = bytes[bytes.index(bytes.endIndex, offsetBy: -2)]
-            if before != dot { return before < 0x80 ? .kept : .characters }
-        }
-        if bytes.count == n { return .drop(n) }
-        let preceding = bytes[bytes.index(bytes.endIndex, offsetBy: -(n + 1))]
-        return preceding < 0x80 ? .drop(n) : .characters
+        guard let names = EventTokens.normalized(tokens) else { return .any }
+        return .names(names)
     }
 
     @inlinable
@@ -120,5 +74,71 @@ enum EventMatcher<Event: Hashable & Sendable>: Sendable {
         if name.utf8.count == token.utf8.count { return true }
         let next = name.utf8[name.utf8.index(name.utf8.startIndex, offsetBy: token.utf8.count)]
         return next == UInt8(ascii: ".")
+    }
+}
+
+/// SCXML event tokens as ``EventDescriptor/names(_:)`` holds them, normalized when a chart is
+/// compiled.
+@usableFromInline
+enum EventTokens {
+    /// The tokens with `foo.*` and `foo.` made `foo`; `nil` when one of them is `*` (every event).
+    @usableFromInline
+    static func normalized(_ tokens: [String]) -> [String]? {
+        // Most lists are plain names, which stay as they are: then the list itself is kept,
+        // shared with the definition, where a new one was an allocation for every transition.
+        var plain = 0
+        while plain < tokens.count, case .kept = asciiSuffix(of: tokens[plain]) { plain += 1 }
+        if plain == tokens.count { return tokens }
+        var result = Array(tokens[..<plain])
+        result.reserveCapacity(tokens.count)
+        for token in tokens[plain...] {
+            switch asciiSuffix(of: token) {
+            case .star:
+                return nil
+            case .kept:
+                result.append(token)
+            case .drop(let n):
+                if token.utf8.count > n { result.append(String(token.utf8.dropLast(n))!) }
+            case .characters:
+                var t = Substring(token)
+                if t == "*" { return nil }
+                if t.hasSuffix(".*") { t = t.dropLast(2) } else if t.hasSuffix(".") { t = t.dropLast() }
+                if !t.isEmpty { result.append(String(t)) }
+            }
+        }
+        return result
+    }
+
+    /// What ``normalized(_:)`` does with a token, decided from its last three bytes when
+    /// that decides it as comparing `Character`s would: the suffix `.*` or `.` after an ASCII byte
+    /// (or alone) starts a new `Character`, since only non-ASCII marks join the character before
+    /// them, and a last byte that is neither `*` nor `.` ends no such suffix. `hasSuffix` compared
+    /// `Character`s generically, about 800 instructions per token of every loaded transition
+    /// (issue 16, SCXML loading).
+    enum TokenSuffix {
+        /// The token is `*`.
+        case star
+        /// The token has neither suffix.
+        case kept
+        /// The token ends with a suffix of this many bytes.
+        case drop(Int)
+        /// Only comparing `Character`s decides.
+        case characters
+    }
+
+    static func asciiSuffix(of token: String) -> TokenSuffix {
+        let bytes = token.utf8
+        guard let last = bytes.last else { return .kept }
+        let dot = UInt8(ascii: "."), star = UInt8(ascii: "*")
+        if last != dot && last != star { return last < 0x80 ? .kept : .characters }
+        let n = last == star ? 2 : 1
+        if last == star {
+            if bytes.count == 1 { return .star }
+            let before = bytes[bytes.index(bytes.endIndex, offsetBy: -2)]
+            if before != dot { return before < 0x80 ? .kept : .characters }
+        }
+        if bytes.count == n { return .drop(n) }
+        let preceding = bytes[bytes.index(bytes.endIndex, offsetBy: -(n + 1))]
+        return preceding < 0x80 ? .drop(n) : .characters
     }
 }
