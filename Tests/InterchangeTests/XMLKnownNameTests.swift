@@ -107,6 +107,14 @@ struct XMLKnownNameTests {
         same.withUnsafeBufferPointer { #expect(XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "<"), in: $0) == (5_000, 5_000)) }
     }
 
+    @Test("the tables' names, written out, are the cases' names in raw-value order")
+    func namesWrittenOut() {
+        for kind in SCXMLElementKind.allCases { #expect(kind.name == "\(kind)") }
+        for name in SCXMLAttributeName.allCases { #expect(name.name == "\(name)") }
+        #expect(SCXMLElementKind.table.strings.count == SCXMLElementKind.allCases.count)
+        #expect(SCXMLAttributeName.table.strings.count == SCXMLAttributeName.allCases.count)
+    }
+
     @Test("an attribute written twice under one local name keeps the last value")
     func repeatedLocalName() throws {
         let xml = """

@@ -123,8 +123,13 @@ enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
         table.index(of: bytes).map { SCXMLAttributeName(rawValue: UInt8($0))! }
     }
 
-    /// The names, in the order of their raw values.
-    static let table = XMLNameTable(allCases.map { "\($0)" })
+    /// The names, in the order of their raw values (written out rather than found by reflection,
+    /// as ``SCXMLElementKind/table`` says).
+    static let table = XMLNameTable([
+        "initial", "name", "version", "datamodel", "binding", "id", "type", "event", "cond", "target",
+        "eventexpr", "targetexpr", "delay", "delayexpr", "idlocation", "typeexpr", "namelist", "sendid", "sendidexpr",
+        "label", "expr", "array", "item", "index", "location", "src", "srcexpr", "autoforward",
+    ])
 
     /// This name as one bit of a mask.
     @inline(__always)
