@@ -109,6 +109,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         }
     }
 
+    /// The matcher of SCXML tokens (``EventMatcher/normalizedNames(_:)``), specialized in the caller.
     @inlinable
     static func names(_ tokens: [String]) -> EventMatcher<Event> { EventMatcher.normalizedNames(tokens) }
 

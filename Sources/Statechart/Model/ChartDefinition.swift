@@ -29,6 +29,7 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
         @usableFromInline var onEntry: [[Action<Event, Context>]] = []
         @usableFromInline var onExit: [[Action<Event, Context>]] = []
         @usableFromInline var invocations: [Invocation<Event, Context>] = []
+        /// A payload with no actions and no invocations.
         @usableFromInline init() {}
     }
 
@@ -55,11 +56,14 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
 
     /// Makes room for `states` more states and `transitions` more transitions, so that a front
     /// end that knows the size of what it builds (the SCXML loader, a code generator) does not
-    /// grow the definition's arrays as it adds them.
+    /// grow the definition's arrays as it adds them. Counts of zero or less reserve nothing.
     public mutating func reserveCapacity(states: Int, transitions: Int) {
-        outline.nodes.reserveCapacity(outline.nodes.count + max(states, 0))
-        outline.transitions.reserveCapacity(outline.transitions.count + max(transitions, 0))
-        self.transitions.reserveCapacity(self.transitions.count + max(transitions, 0))
+        // Clamped so that no count can overflow the sum (the arrays then fail to allocate, as
+        // any array asked for that much would).
+        outline.nodes.reserveCapacity(outline.nodes.count + min(max(states, 0), Int.max - outline.nodes.count))
+        let more = min(max(transitions, 0), Int.max - self.transitions.count)
+        outline.transitions.reserveCapacity(outline.transitions.count + more)
+        self.transitions.reserveCapacity(self.transitions.count + more)
     }
 
     /// The root of the tree. Transitions added to it act as machine-wide (any-state) routes.
@@ -132,7 +136,7 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
 
     /// Appends an entry block (SCXML `<onentry>`) to a state.
     // Inlinable, like `addTransition`: from the library's generic code, appending to the payload
-    // went through the generic type's metadata and witnesses, some 5,000 instructions a block
+    // went through the generic type's metadata and witnesses, some 6,500 instructions a block
     // in the SCXML loader (issue 16).
     @inlinable
     public mutating func addOnEntry(_ actions: [Action<Event, Context>], to state: Node) {

@@ -138,6 +138,7 @@ struct TransitionOutline: Sendable {
     /// When ≥ 0, the targets' nodes are `DefinitionOutline.targetNodes[targetNodeStart ..< targetNodeStart + targets.count]`.
     var targetNodeStart: Int32 = -1
 
+    /// An outline from its parts, which it takes over (`__owned`: a caller's last use moves them in).
     @usableFromInline
     init(
         targets: __owned [String], isInternal: Bool, location: __owned SourceLocation?, hasEvent: Bool, hasGuard: Bool,

@@ -35,12 +35,16 @@ struct XMLTreeBuilder {
         // bytes (a start tag has one `<`, an attribute one `=`; end tags and other `=` make it
         // an upper bound). Grown as they were read, the arrays were copied about twice over, and
         // old and new buffers were alive together at a large document's peak. Counting is one
-        // vector pass (``XMLByteCount``); reserved room that is never written is never touched.
+        // vector pass (``XMLByteCount``).
+        // The room is also capped by the document's size, at about what a real tree of that size
+        // needs (an element takes some 20 bytes of a document, an attribute some 14): a comment
+        // full of `<` and `=` would otherwise ask for gigabytes up front, which a system that
+        // does not overcommit memory refuses.
         let (tags, equals) = XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "="), in: scanner.bytes)
-        let elementRoom = min(tags, limits.maximumElements)
+        let elementRoom = max(0, min(tags, limits.maximumElements, scanner.bytes.count / 16))
         elements.reserveCapacity(elementRoom)
         attributesStart.reserveCapacity(elementRoom)
-        attributes.reserveCapacity(min(equals, 4 * elementRoom))
+        attributes.reserveCapacity(min(equals, 4 * elementRoom, scanner.bytes.count / 8))
     }
 
     mutating func build() throws(SCXMLError) -> XMLTree {
