@@ -7,36 +7,11 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
     case datamodel, data, param, content, donedata, invoke, finalize
 
     /// The kind of an element of the SCXML namespace, `nil` for a name SCXML does not have.
+    /// Found in ``table``, the one list of the names.
     init?(name: String) {
-        switch name {
-        case "state": self = .state
-        case "transition": self = .transition
-        case "onentry": self = .onentry
-        case "onexit": self = .onexit
-        case "raise": self = .raise
-        case "log": self = .log
-        case "final": self = .final
-        case "parallel": self = .parallel
-        case "history": self = .history
-        case "initial": self = .initial
-        case "scxml": self = .scxml
-        case "if": self = .if
-        case "elseif": self = .elseif
-        case "else": self = .else
-        case "foreach": self = .foreach
-        case "send": self = .send
-        case "cancel": self = .cancel
-        case "assign": self = .assign
-        case "script": self = .script
-        case "datamodel": self = .datamodel
-        case "data": self = .data
-        case "param": self = .param
-        case "content": self = .content
-        case "donedata": self = .donedata
-        case "invoke": self = .invoke
-        case "finalize": self = .finalize
-        default: return nil
-        }
+        var name = name
+        guard let found = name.withUTF8({ Self.find($0) }) else { return nil }
+        self = found
     }
 
     /// The element's name.

@@ -107,8 +107,10 @@ enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
     var name: String { Self.table.strings[Int(rawValue)] }
 
     /// The name `name` is, `nil` when SCXML has no attribute by that name.
+    /// Found in ``table``, the one list of the names.
     init?(_ name: String) {
-        guard let found = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        var name = name
+        guard let found = name.withUTF8({ Self.find($0) }) else { return nil }
         self = found
     }
 
