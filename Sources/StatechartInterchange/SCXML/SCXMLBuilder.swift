@@ -469,19 +469,42 @@ extension SCXMLBuilder {
 
 /// The `cond`s parsed while deciding that a document needs no data model, by element index: an
 /// array as long as the tree, where a dictionary hashed each index and grew as it filled.
+///
+/// The array holds each element's place in the list of parsed conditions (-1 for none), not the
+/// conditions themselves: few elements have a `cond`, and an array of `Optional`s is freed
+/// through the runtime's generic `Optional` witness, about a hundred instructions per element.
 struct SCXMLParsedConditions {
-    private var byElement: [SCXMLCondition?] = []
+    private var byElement: [Int32] = []
+    private var parsed: [SCXMLCondition] = []
 
     /// None.
     init() {}
 
     /// Room for the elements of a tree of `count` elements, none parsed yet.
-    init(count: Int) { byElement = Array(repeating: nil, count: count) }
+    init(count: Int) { byElement = Array(repeating: -1, count: count) }
 
     /// The `cond` of the element at `index` as parsed, `nil` when it was not.
     subscript(index: Int) -> SCXMLCondition? {
-        get { byElement.indices.contains(index) ? byElement[index] : nil }
-        set { if byElement.indices.contains(index) { byElement[index] = newValue } }
+        get {
+            guard byElement.indices.contains(index), byElement[index] >= 0 else { return nil }
+            return parsed[Int(byElement[index])]
+        }
+        set {
+            guard byElement.indices.contains(index) else { return }
+            guard let newValue else {
+                byElement[index] = -1
+                return
+            }
+            if byElement[index] >= 0 {
+                parsed[Int(byElement[index])] = newValue
+            } else if parsed.count < Int(Int32.max) {
+                // Past Int32.max conditions (a document of tens of gigabytes under unlimited
+                // limits) the rest are not kept: this is a cache, and a condition not found here
+                // is parsed again where it is used.
+                byElement[index] = Int32(parsed.count)
+                parsed.append(newValue)
+            }
+        }
     }
 }
 

@@ -14,7 +14,14 @@
 /// gives each element its part of it (``init(sharing:_:)``), one allocation for the document
 /// where an array per element was one each to make and to free.
 struct XMLAttributes: Sendable {
-    typealias Pair = (name: String, known: SCXMLAttributeName?, value: String)
+    /// One attribute. A struct, not a tuple: an array of tuples is destroyed through the
+    /// runtime's generic tuple witness, field by field, which cost a few hundred instructions per
+    /// element when a document's attributes were freed.
+    struct Pair: Sendable {
+        var name: String
+        var known: SCXMLAttributeName?
+        var value: String
+    }
     private var pairs: ArraySlice<Pair> = []
 
     /// No attributes, with room for `capacity`.
@@ -33,7 +40,7 @@ struct XMLAttributes: Sendable {
             all[i].value = value
             return
         }
-        all.append((name, known, value))
+        all.append(Pair(name: name, known: known, value: value))
     }
 
     /// The value of the attribute `name`; setting replaces it, `nil` removes it.
@@ -47,7 +54,7 @@ struct XMLAttributes: Sendable {
             if let i = pairs.firstIndex(where: { $0.name == name }) {
                 if let newValue { pairs[i].value = newValue } else { pairs.remove(at: i) }
             } else if let newValue {
-                pairs.append((name, SCXMLAttributeName(name), newValue))
+                pairs.append(Pair(name: name, known: SCXMLAttributeName(name), value: newValue))
             }
         }
     }
@@ -81,7 +88,7 @@ struct XMLAttributes: Sendable {
             pairs[i].value = value
             return
         }
-        pairs.append((name, known, value))
+        pairs.append(Pair(name: name, known: known, value: value))
     }
 
     /// The attributes' names, in no particular order.

@@ -12,6 +12,11 @@ struct XMLTreeBuilder {
     /// out to the elements once the document is read (``XMLAttributes/init(sharing:_:)``).
     private var attributes: [XMLAttributes.Pair] = []
     private var attributesStart: [Int] = []
+    /// The text and markup of the elements that have any, by element index: gathered here, where
+    /// appending to a string is in place, and boxed into the elements once the document is read
+    /// (``XMLElementNode/content``).
+    private var texts: [Int: String] = [:]
+    private var markups: [Int: String] = [:]
     /// Open SCXML elements (indices into `elements`).
     private var stack: [Int] = []
     /// How deep inside a foreign element.
@@ -58,6 +63,7 @@ struct XMLTreeBuilder {
                 guard !elements.isEmpty else { throw .emptyDocument }
                 linkChildren()
                 shareAttributes()
+                boxContent()
                 return XMLTree(elements: elements)
             }
         }
@@ -139,6 +145,15 @@ struct XMLTreeBuilder {
         }
     }
 
+    /// Gives the elements with text or markup their ``XMLElementContent``.
+    private mutating func boxContent() {
+        for index in Set(texts.keys).union(markups.keys) {
+            elements[index].content = XMLElementContent(text: texts[index] ?? "", markup: markups[index] ?? "")
+        }
+        texts = [:]
+        markups = [:]
+    }
+
     /// Checks the limits at a start tag; the depth counts the element itself (the root is 1).
     private mutating func checkLimits(isState: Bool) throws(SCXMLError) {
         elementCount += 1
@@ -184,7 +199,7 @@ struct XMLTreeBuilder {
         for (name, value) in attributes.sorted(by: { $0.0 < $1.0 }) {
             tag += " \(name)=\"" + SCXMLMarkup.escape(value, quote: true) + "\""
         }
-        elements[markupHolder].markup += tag + ">"
+        markups[markupHolder, default: ""] += tag + ">"
     }
 
     private mutating func end() {
@@ -192,7 +207,7 @@ struct XMLTreeBuilder {
             foreignDepth -= 1
         } else if markupDepth > 0 {
             markupDepth -= 1
-            elements[markupHolder].markup += "</" + scanner.qualifiedName + ">"
+            markups[markupHolder, default: ""] += "</" + scanner.qualifiedName + ">"
         } else {
             stack.removeLast()
         }
@@ -206,12 +221,12 @@ struct XMLTreeBuilder {
     private mutating func text(cdata: Bool) throws(SCXMLError) {
         guard foreignDepth == 0 else { return }
         if markupDepth > 0 {
-            elements[markupHolder].markup += SCXMLMarkup.escape(content(cdata: cdata), quote: false)
+            markups[markupHolder, default: ""] += SCXMLMarkup.escape(content(cdata: cdata), quote: false)
             return
         }
         guard let open = stack.last else { return }
         if SCXMLElementKind.takesText.contains(elements[open].kind) {
-            elements[open].text += content(cdata: cdata)
+            texts[open, default: ""] += content(cdata: cdata)
             return
         }
         // Text that is only white space as written needs no decoding to be found blank.

@@ -17,13 +17,30 @@ struct XMLElementNode: Sendable {
     /// Child element indices in document order: a part of one array of the children of every
     /// element (``XMLTreeBuilder``), so an element's list costs no allocation of its own.
     var children: ArraySlice<Int> = []
+    /// The element's text and markup, when it has either: boxed, so that the many elements that
+    /// have neither pay one word for them instead of two strings (an element was 144 bytes, and
+    /// a 1,000,000-state document has some three million).
+    var content: XMLElementContent?
+
     /// The text inside an element that takes text (``SCXMLSchema/textElements``: `<script>`,
     /// `<data>`, `<assign>`, `<content>`), as written; empty for the others, which refuse text.
-    var text = ""
+    var text: String { content?.text ?? "" }
     /// The elements written inside an element that holds markup (``SCXMLSchema/markupElements``:
     /// `<content>`, `<assign>`, `<data>`), as XML text with their namespaces declared: an SCXML
     /// document to invoke, or an XML value. Never part of ``XMLTree/elements``.
-    var markup = ""
+    var markup: String { content?.markup ?? "" }
+}
+
+/// The text and markup of an element that has either (``XMLElementNode/content``). Set once,
+/// when the document has been read: the reader gathers them as it goes (``XMLTreeBuilder``).
+final class XMLElementContent: Sendable {
+    let text: String
+    let markup: String
+
+    init(text: String, markup: String) {
+        self.text = text
+        self.markup = markup
+    }
 }
 
 /// A document as a flat array of elements in document order (pre-order: a parent precedes its
