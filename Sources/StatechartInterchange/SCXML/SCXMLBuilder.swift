@@ -38,6 +38,11 @@ struct SCXMLBuilder {
     /// while deciding that the document needs no data model (``nullDataModelConditions(_:)``),
     /// and used from here rather than parsed again.
     var nullConditions = SCXMLParsedConditions()
+    /// The `event` lists read so far, checked, by the attribute's text: a document names the
+    /// same few events on thousands of transitions, and a list read anew for each was an array
+    /// to allocate (some 200 instructions), check, keep in the definition and free. Shared, one
+    /// list serves them all.
+    var eventLists: [String: [String]] = [:]
     /// Whether state ids must be XML IDs (``SCXMLLoadOptions/requiresXMLIDs``, rule R76).
     let requiresXMLIDs: Bool
 
@@ -342,15 +347,15 @@ struct SCXMLBuilder {
         }
     }
 
-    private func checkTransition(_ e: UnsafePointer<XMLElementNode>, at index: Int, attributes: AttributeReader) throws(SCXMLError) -> Item {
-        // `.*` is the wildcard written as a suffix of the empty name: the same as `*`.
-        var events = try attributes.tokens(.event)
-        // Rewritten in place, and only where one is written: mapping every list made a new array.
-        if let written = events, written.contains(".*") { events = written.map { $0 == ".*" ? "*" : $0 } }
-        for token in events ?? [] where !Self.isEventDescriptorToken(token) {
-            throw attributes.invalid(
-                "event", token,
-                "'\(token)' is not an event descriptor: dot-separated names, optionally ending in '.*' or '.', or '*'")
+    private mutating func checkTransition(_ e: UnsafePointer<XMLElementNode>, at index: Int, attributes: AttributeReader) throws(SCXMLError) -> Item {
+        var events: [String]?
+        if let text = e.pointee.attributes[.event] {
+            if let checked = eventLists[text] {
+                events = checked
+            } else {
+                events = try Self.eventList(attributes)
+                eventLists[text] = events
+            }
         }
         var cond: Guard<SCXMLEvent, SCXMLContext>?
         if let text = e.pointee.attributes[.cond] {
@@ -387,6 +392,20 @@ struct SCXMLBuilder {
 }
 
 extension SCXMLBuilder {
+    /// A transition's `event` list, checked: each token an event descriptor, `.*` read as `*`.
+    static func eventList(_ attributes: AttributeReader) throws(SCXMLError) -> [String]? {
+        // `.*` is the wildcard written as a suffix of the empty name: the same as `*`.
+        var events = try attributes.tokens(.event)
+        // Rewritten in place, and only where one is written: mapping every list made a new array.
+        if let written = events, written.contains(".*") { events = written.map { $0 == ".*" ? "*" : $0 } }
+        for token in events ?? [] where !isEventDescriptorToken(token) {
+            throw attributes.invalid(
+                "event", token,
+                "'\(token)' is not an event descriptor: dot-separated names, optionally ending in '.*' or '.', or '*'")
+        }
+        return events
+    }
+
     /// Whether `key` is the `expr` of a `<log>` that is a string literal (`expr="'pass'"`), which
     /// the null data model logs as it is: a literal reads no data (W3C test 436 logs one).
     static func isNullLogLiteral(_ e: XMLElementNode, _ key: String) -> Bool {
