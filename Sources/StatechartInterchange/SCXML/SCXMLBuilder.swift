@@ -43,6 +43,9 @@ struct SCXMLBuilder {
     /// to allocate (some 200 instructions), check, keep in the definition and free. Shared, one
     /// list serves them all.
     var eventLists: [String: [String]] = [:]
+    /// The same for `cond`s under the null data model: each text's guard, made once (a parse
+    /// and two allocations each), shared by every transition that writes it.
+    var nullGuards: [String: Guard<SCXMLEvent, SCXMLContext>] = [:]
     /// Whether state ids must be XML IDs (``SCXMLLoadOptions/requiresXMLIDs``, rule R76).
     let requiresXMLIDs: Bool
 
@@ -361,11 +364,14 @@ struct SCXMLBuilder {
         if let text = e.pointee.attributes[.cond] {
             if dataModel == .ecmascript {
                 cond = SCXMLDataBuilder.condition(ScriptExpression(text))
+            } else if let known = nullGuards[text] {
+                cond = known
             } else {
                 guard let parsed = nullConditions[index] ?? SCXMLCondition.parse(text) else {
                     throw .unsupportedExpression(text, attribute: "cond", element: e.pointee.name, line: e.pointee.location.line)
                 }
                 cond = parsed.guardCondition
+                nullGuards[text] = cond
             }
         }
         let targets = try attributes.tokens(.target) ?? []
@@ -419,6 +425,7 @@ extension SCXMLBuilder {
     /// `In()` logic. The parsed `cond`s are handed on so that none is parsed a second time.
     static func nullDataModelConditions(_ tree: XMLTree) -> SCXMLParsedConditions? {
         var conditions = SCXMLParsedConditions(count: tree.elements.count)
+        var parsed: [String: SCXMLCondition] = [:]
         // Fields are read in place: binding an element to a local would copy it.
         let elements = tree.elements
         for i in elements.indices.dropFirst() {
@@ -437,8 +444,14 @@ extension SCXMLBuilder {
                 return nil
             }
             if let text = elements[i].attributes[.cond] {
-                guard let parsed = SCXMLCondition.parse(text) else { return nil }
-                conditions[i] = parsed
+                // Each distinct text parsed once: a document repeats its few conditions.
+                if let known = parsed[text] {
+                    conditions[i] = known
+                } else {
+                    guard let condition = SCXMLCondition.parse(text) else { return nil }
+                    conditions[i] = condition
+                    parsed[text] = condition
+                }
             }
         }
         return conditions
