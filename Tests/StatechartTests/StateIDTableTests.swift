@@ -35,6 +35,31 @@ struct StateIDTableTests {
         #expect(table["c"] == 3)
     }
 
+    @Test("an id is found whatever the representation of either string: small, or in storage of its own")
+    func representations() {
+        // `equal` settles equal words first: a short id held in storage (not as a small string)
+        // has other words than the same id written small, and must be found by its bytes.
+        func stored(_ id: String) -> String {
+            var s = id
+            s.reserveCapacity(64)
+            return s
+        }
+        var table = StateIDTable()
+        _ = table.append("", indexed: false)
+        let ids = ["a", "s1", "g12.s3", "exactly15bytes!", "sixteen-bytes-id", "état"]
+        for id in ids { #expect(table.append(stored(id), indexed: true) == nil) }
+        for (i, id) in ids.enumerated() {
+            #expect(table[id] == Int32(i + 1))
+            #expect(table[stored(id)] == Int32(i + 1))
+            #expect(StateIDTable.equal(id, stored(id)))
+            #expect(StateIDTable.equal(stored(id), id))
+            #expect(!StateIDTable.equal(id, id + "x"))
+            #expect(!StateIDTable.equal(stored(id), stored(id + "x")))
+        }
+        #expect(table["g12.s4"] == nil)
+        #expect(table[stored("g12.s4")] == nil)
+    }
+
     @Test("R91: ids match by their scalars, not by Swift's canonical equivalence")
     func exactMatch() throws {
         let kelvin = "\u{212A}"
