@@ -46,6 +46,9 @@ struct SCXMLBuilder {
     /// The same for `cond`s under the null data model: each text's guard, made once (a parse
     /// and two allocations each), shared by every transition that writes it.
     var nullGuards: [String: Guard<SCXMLEvent, SCXMLContext>] = [:]
+    /// The schema's tables by kind, copied once for the document: read as globals, each use went
+    /// through `swift_once` (``SCXMLElementKind/Rules``).
+    let rules = SCXMLElementKind.rules
     /// Whether state ids must be XML IDs (``SCXMLLoadOptions/requiresXMLIDs``, rule R76).
     let requiresXMLIDs: Bool
 
@@ -196,16 +199,16 @@ struct SCXMLBuilder {
         let line = e.pointee.location.line
         guard let kind = e.pointee.kind else { throw .unknownElement(e.pointee.name, line: line) }
         if i > 0 {
-            if let reason = kind.unsupportedReason {
+            if let reason = rules.unsupportedReason(of: kind) {
                 throw .unsupportedElement(e.pointee.name, line: line, reason: reason)
             }
             let parent = tree.elements[e.pointee.parent].kind
             // An <invoke>'s inline <content> is the document to start: no data model needed.
             let startsDocument = kind == .content && parent == .invoke && e.pointee.attributes["expr"] == nil
-            if dataModel == .null, !startsDocument, let reason = kind.nullDataModelRefusal {
+            if dataModel == .null, !startsDocument, let reason = rules.nullDataModelRefusal(of: kind) {
                 throw .unsupportedElement(e.pointee.name, line: line, reason: reason)
             }
-            guard parent?.allowedChildren.contains(kind) == true else {
+            guard let parent, rules.allowedChildren(of: parent).contains(kind) else {
                 throw .misplacedElement(e.pointee.name, parent: tree.elements[e.pointee.parent].name, line: line)
             }
         }
@@ -263,7 +266,7 @@ struct SCXMLBuilder {
         // element is decided by the rules below, by name.
         // An attribute passes if the kind has it as a plain attribute, or as an expression when
         // there is a data model; one that does not may still be a literal <log expr>.
-        let accepted = kind.plainAttributeMask | (dataModel == .null ? 0 : kind.expressionAttributeMask)
+        let accepted = rules.plainAttributeMask(of: kind) | (dataModel == .null ? 0 : rules.expressionAttributeMask(of: kind))
         if e.pointee.attributes.allKnown(in: accepted) { return }
         let plain = kind.plainAttributes
         let expressions = kind.expressionAttributes
@@ -426,10 +429,11 @@ extension SCXMLBuilder {
     static func nullDataModelConditions(_ tree: XMLTree) -> SCXMLParsedConditions? {
         var conditions = SCXMLParsedConditions(count: tree.elements.count)
         var parsed: [String: SCXMLCondition] = [:]
+        let rules = SCXMLElementKind.rules
         // Fields are read in place: binding an element to a local would copy it.
         let elements = tree.elements
         for i in elements.indices.dropFirst() {
-            if let kind = elements[i].kind, kind.nullDataModelRefusal != nil {
+            if let kind = elements[i].kind, rules.nullDataModelRefusal(of: kind) != nil {
                 // An <invoke>'s inline <content> is the document to start, not data.
                 if kind == .content && elements[elements[i].parent].kind == .invoke && elements[i].attributes["expr"] == nil {
                     continue
@@ -438,7 +442,7 @@ extension SCXMLBuilder {
             }
             // Every expression attribute has an ``SCXMLAttributeName``: an element with none of them
             // is passed on its masks, without looking at names.
-            if elements[i].attributes.anyKnown(in: SCXMLAttributeName.expressions), elements[i].attributes.keys.contains(where: {
+            if elements[i].attributes.anyKnown(in: rules.expressionAttributeNames), elements[i].attributes.keys.contains(where: {
                 SCXMLSchema.expressionAttributes.contains($0) && !isNullLogLiteral(elements[i], $0)
             }) {
                 return nil
@@ -576,10 +580,12 @@ struct AttributeReader {
         try tokens(attribute.name, attributes[attribute])
     }
 
-    private func tokens(_ attribute: String, _ value: String?) throws(SCXMLError) -> [String]? {
+    // The attribute's name is only made for an error: for a known attribute it is read from a
+    // global table, a `swift_once` at every list.
+    private func tokens(_ attribute: @autoclosure () -> String, _ value: String?) throws(SCXMLError) -> [String]? {
         guard let value else { return nil }
         let tokens = XMLWhitespace.split(value)
-        if tokens.isEmpty { throw invalid(attribute, value, "expected at least one name") }
+        if tokens.isEmpty { throw invalid(attribute(), value, "expected at least one name") }
         return tokens
     }
 
@@ -593,11 +599,11 @@ struct AttributeReader {
         try token(attribute.name, attributes[attribute])
     }
 
-    private func token(_ attribute: String, _ value: String?) throws(SCXMLError) -> String? {
+    private func token(_ attribute: @autoclosure () -> String, _ value: String?) throws(SCXMLError) -> String? {
         guard let value else { return nil }
-        if value.isEmpty { throw invalid(attribute, value, "the value is empty") }
+        if value.isEmpty { throw invalid(attribute(), value, "the value is empty") }
         if XMLWhitespace.containsSpace(value) {
-            throw invalid(attribute, value, "expected one name, without spaces")
+            throw invalid(attribute(), value, "expected one name, without spaces")
         }
         return value
     }

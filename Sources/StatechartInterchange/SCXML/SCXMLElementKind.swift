@@ -57,37 +57,66 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
 
     /// ``SCXMLSchema/stateElements``, ``SCXMLSchema/textElements``, ``SCXMLSchema/markupElements``,
     /// ``SCXMLSchema/executableContent`` as masks.
-    static let states = Mask(SCXMLSchema.stateElements)
-    static let takesText = Mask(SCXMLSchema.textElements)
-    static let holdsMarkup = Mask(SCXMLSchema.markupElements)
-    static let executable = Mask(SCXMLSchema.executableContent)
+    static var states: Mask { rules.states }
+    static var takesText: Mask { rules.takesText }
+    static var holdsMarkup: Mask { rules.holdsMarkup }
+    static var executable: Mask { rules.executable }
 
     /// The children each kind may have (``SCXMLSchema/allowedChildren``).
-    var allowedChildren: Mask { Self.children[Int(rawValue)] }
-    private static let children: [Mask] = allCases.map { Mask(SCXMLSchema.allowedChildren[$0.name] ?? []) }
+    var allowedChildren: Mask { Self.rules.allowedChildren(of: self) }
 
     /// The attributes each kind may have (``SCXMLSchema/allowedAttributes``), those that are not
     /// expressions and those that are (``SCXMLSchema/expressionAttributes``): a few names each,
     /// compared one by one, which is cheaper than hashing.
     var plainAttributes: [String] { Self.plain[Int(rawValue)] }
     /// The same two lists as masks of ``SCXMLAttributeName``s.
-    var plainAttributeMask: UInt32 { Self.plainMasks[Int(rawValue)] }
-    var expressionAttributeMask: UInt32 { Self.expressionMasks[Int(rawValue)] }
-    private static let plainMasks: [UInt32] = plain.map { SCXMLAttributeName.mask($0) }
-    private static let expressionMasks: [UInt32] = expressions.map { SCXMLAttributeName.mask($0) }
+    var plainAttributeMask: UInt32 { Self.rules.plainAttributeMask(of: self) }
+    var expressionAttributeMask: UInt32 { Self.rules.expressionAttributeMask(of: self) }
     var expressionAttributes: [String] { Self.expressions[Int(rawValue)] }
-    private static let plain: [[String]] = allCases.map {
+    fileprivate static let plain: [[String]] = allCases.map {
         (SCXMLSchema.allowedAttributes[$0.name] ?? []).subtracting(SCXMLSchema.expressionAttributes).sorted()
     }
-    private static let expressions: [[String]] = allCases.map {
+    fileprivate static let expressions: [[String]] = allCases.map {
         (SCXMLSchema.allowedAttributes[$0.name] ?? []).intersection(SCXMLSchema.expressionAttributes).sorted()
     }
 
     /// Why the null data model refuses this kind, if it does (``SCXMLSchema/nullDataModelRefusals``).
-    var nullDataModelRefusal: String? { Self.refusals[Int(rawValue)] }
-    private static let refusals: [String?] = allCases.map { SCXMLSchema.nullDataModelRefusals[$0.name] }
+    var nullDataModelRefusal: String? { Self.rules.nullDataModelRefusal(of: self) }
 
     /// Why this loader refuses this kind whatever the data model (``SCXMLSchema/unsupportedElements``).
-    var unsupportedReason: String? { Self.unsupported[Int(rawValue)] }
-    private static let unsupported: [String?] = allCases.map { SCXMLSchema.unsupportedElements[$0.name] }
+    var unsupportedReason: String? { Self.rules.unsupportedReason(of: self) }
+
+    /// The tables above, made once from ``SCXMLSchema``.
+    static let rules = Rules()
+
+    /// What the schema says of each kind, in arrays by raw value and in masks: one value, so that
+    /// the reader and the builder copy it once for a document. Each use of a global (a
+    /// `static let`) goes through `swift_once`; read for every element of a large document, those
+    /// calls were about one per cent of loading it.
+    struct Rules: Sendable {
+        /// ``SCXMLSchema/stateElements``, ``SCXMLSchema/textElements``,
+        /// ``SCXMLSchema/markupElements``, ``SCXMLSchema/executableContent`` as masks.
+        let states = Mask(SCXMLSchema.stateElements)
+        let takesText = Mask(SCXMLSchema.textElements)
+        let holdsMarkup = Mask(SCXMLSchema.markupElements)
+        let executable = Mask(SCXMLSchema.executableContent)
+        /// ``SCXMLSchema/expressionAttributes`` as a mask of ``SCXMLAttributeName``s.
+        let expressionAttributeNames = SCXMLAttributeName.mask(SCXMLSchema.expressionAttributes)
+        private let children: [Mask] = allCases.map { Mask(SCXMLSchema.allowedChildren[$0.name] ?? []) }
+        private let plainMasks: [UInt32] = SCXMLElementKind.plain.map { SCXMLAttributeName.mask($0) }
+        private let expressionMasks: [UInt32] = SCXMLElementKind.expressions.map { SCXMLAttributeName.mask($0) }
+        private let refusals: [String?] = allCases.map { SCXMLSchema.nullDataModelRefusals[$0.name] }
+        private let unsupported: [String?] = allCases.map { SCXMLSchema.unsupportedElements[$0.name] }
+
+        /// The children `kind` may have (``SCXMLSchema/allowedChildren``).
+        func allowedChildren(of kind: SCXMLElementKind) -> Mask { children[Int(kind.rawValue)] }
+        /// The attributes `kind` may have that are not expressions, as a mask.
+        func plainAttributeMask(of kind: SCXMLElementKind) -> UInt32 { plainMasks[Int(kind.rawValue)] }
+        /// The expression attributes `kind` may have, as a mask.
+        func expressionAttributeMask(of kind: SCXMLElementKind) -> UInt32 { expressionMasks[Int(kind.rawValue)] }
+        /// Why the null data model refuses `kind`, if it does.
+        func nullDataModelRefusal(of kind: SCXMLElementKind) -> String? { refusals[Int(kind.rawValue)] }
+        /// Why this loader refuses `kind` whatever the data model.
+        func unsupportedReason(of kind: SCXMLElementKind) -> String? { unsupported[Int(kind.rawValue)] }
+    }
 }

@@ -150,5 +150,5 @@ enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
     }
 
     /// ``SCXMLSchema/expressionAttributes`` as a mask.
-    static let expressions = mask(SCXMLSchema.expressionAttributes)
+    static var expressions: UInt32 { SCXMLElementKind.rules.expressionAttributeNames }
 }

@@ -32,6 +32,8 @@ struct XMLTreeBuilder {
     /// The known element and attribute names, copied out of their globals once (see ``XMLNameTable``).
     private let elementNames = SCXMLElementKind.table
     private let attributeNames = SCXMLAttributeName.table
+    /// The schema's masks by kind, copied once for the same reason.
+    private let rules = SCXMLElementKind.rules
 
     init(scanner: XMLScanner, limits: SCXMLLimits) {
         self.scanner = scanner
@@ -81,13 +83,13 @@ struct XMLTreeBuilder {
         // The kind is found from the name's bytes: a string is made only for a name SCXML does not
         // have (the known ones are ASCII, so comparing bytes is comparing the strings).
         let kind = foreignDepth == 0 && markupDepth == 0 && isSCXML ? SCXMLElementKind.find(scanner.localNameBytes, in: elementNames) : nil
-        let isState = SCXMLElementKind.states.contains(kind)
+        let isState = rules.states.contains(kind)
         try checkLimits(isState: isState)
         if foreignDepth > 0 {
             foreignDepth += 1
             return
         }
-        if markupDepth > 0 || (stack.last.map { SCXMLElementKind.holdsMarkup.contains(elements[$0].kind) } ?? false) {
+        if markupDepth > 0 || (stack.last.map { rules.holdsMarkup.contains(elements[$0].kind) } ?? false) {
             startMarkup()
             return
         }
@@ -225,7 +227,7 @@ struct XMLTreeBuilder {
             return
         }
         guard let open = stack.last else { return }
-        if SCXMLElementKind.takesText.contains(elements[open].kind) {
+        if rules.takesText.contains(elements[open].kind) {
             texts[open, default: ""] += content(cdata: cdata)
             return
         }
