@@ -10,8 +10,11 @@
 ///
 /// Ids match when their Unicode scalars are the same, the comparison XML makes of its ids (rule
 /// R91): `"K"` and the Kelvin sign `"\u{212A}"`, equal as Swift strings, are two ids.
+///
+/// Visible to the package: the SCXML loader keys its caches of attribute texts with it
+/// (`SCXMLTextCache`), for the same reason.
 @usableFromInline
-struct StateIDTable: Sendable {
+package struct StateIDTable: Sendable {
     /// Every id by index; index 0 (the chart's root, id `""`) is not looked up.
     @usableFromInline private(set) var ids: [String] = []
     /// 0 for an empty slot, else the id's hash in the high 32 bits and its index + 1 in the low.
@@ -22,7 +25,7 @@ struct StateIDTable: Sendable {
 
     /// An empty table with room for `capacity` ids before it grows.
     @usableFromInline
-    init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         var size = 16
         while size < 2 * capacity { size <<= 1 }
         slots = Array(repeating: 0, count: size)
@@ -40,12 +43,12 @@ struct StateIDTable: Sendable {
     }
 
     /// The number of ids, indexed or not.
-    @inlinable var count: Int { ids.count }
+    @inlinable package var count: Int { ids.count }
 
     /// Appends `id` as the next index and, when `indexed`, makes it findable; returns the index
     /// of an equal id already findable instead, appending nothing.
     @usableFromInline
-    mutating func append(_ id: String, indexed: Bool) -> Int32? {
+    package mutating func append(_ id: String, indexed: Bool) -> Int32? {
         guard indexed else {
             ids.append(id)
             return nil
@@ -62,7 +65,7 @@ struct StateIDTable: Sendable {
 
     /// The index of `id`, or `nil` when no findable id equals it.
     @usableFromInline
-    subscript(id: String) -> Int32? { probe(id, hash: hash(id)).found }
+    package subscript(id: String) -> Int32? { probe(id, hash: hash(id)).found }
 
     /// The slot holding `id` and its index, or the empty slot where it would go and `nil`.
     private func probe(_ id: String, hash h: UInt64) -> (slot: Int, found: Int32?) {

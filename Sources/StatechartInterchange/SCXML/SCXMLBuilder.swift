@@ -34,18 +34,18 @@ struct SCXMLBuilder {
     var dataModel = SCXMLDataModelKind.null
     /// Executable content compiled to steps (data model charts, and `<if>` under the null one).
     var compiler: SCXMLStepCompiler?
-    /// The `cond`s of a document without a `datamodel` attribute, by element index: parsed once,
-    /// while deciding that the document needs no data model (``nullDataModelConditions(_:)``),
-    /// and used from here rather than parsed again.
-    var nullConditions = SCXMLParsedConditions()
+    /// The `cond`s of a document without a `datamodel` attribute, by text: parsed once, while
+    /// deciding that the document needs no data model (``nullDataModelConditions(_:)``), and used
+    /// from here rather than parsed again.
+    var nullConditions = SCXMLTextCache<SCXMLCondition>()
     /// The `event` lists read so far, checked, by the attribute's text: a document names the
     /// same few events on thousands of transitions, and a list read anew for each was an array
     /// to allocate (some 200 instructions), check, keep in the definition and free. Shared, one
     /// list serves them all.
-    var eventLists: [String: [String]] = [:]
+    var eventLists = SCXMLTextCache<[String]>()
     /// The same for `cond`s under the null data model: each text's guard, made once (a parse
     /// and two allocations each), shared by every transition that writes it.
-    var nullGuards: [String: Guard<SCXMLEvent, SCXMLContext>] = [:]
+    var nullGuards = SCXMLTextCache<Guard<SCXMLEvent, SCXMLContext>>()
     /// The schema's tables by kind, copied once for the document: read as globals, each use went
     /// through `swift_once` (``SCXMLElementKind/Rules``).
     let rules = SCXMLElementKind.rules
@@ -243,7 +243,7 @@ struct SCXMLBuilder {
             try checkInitial(e)
             return .initial
         case .transition:
-            return try checkTransition(e, at: i, attributes: attributes)
+            return try checkTransition(e, attributes: attributes)
         case .onentry:
             return .onEntry
         case .onexit:
@@ -353,14 +353,14 @@ struct SCXMLBuilder {
         }
     }
 
-    private mutating func checkTransition(_ e: UnsafePointer<XMLElementNode>, at index: Int, attributes: AttributeReader) throws(SCXMLError) -> Item {
+    private mutating func checkTransition(_ e: UnsafePointer<XMLElementNode>, attributes: AttributeReader) throws(SCXMLError) -> Item {
         var events: [String]?
         if let text = e.pointee.attributes[.event] {
             if let checked = eventLists[text] {
                 events = checked
             } else {
                 events = try Self.eventList(attributes)
-                eventLists[text] = events
+                eventLists.insert(events ?? [], for: text)
             }
         }
         var cond: Guard<SCXMLEvent, SCXMLContext>?
@@ -370,11 +370,12 @@ struct SCXMLBuilder {
             } else if let known = nullGuards[text] {
                 cond = known
             } else {
-                guard let parsed = nullConditions[index] ?? SCXMLCondition.parse(text) else {
+                guard let parsed = nullConditions[text] ?? SCXMLCondition.parse(text) else {
                     throw .unsupportedExpression(text, attribute: "cond", element: e.pointee.name, line: e.pointee.location.line)
                 }
-                cond = parsed.guardCondition
-                nullGuards[text] = cond
+                let made = parsed.guardCondition
+                cond = made
+                nullGuards.insert(made, for: text)
             }
         }
         let targets = try attributes.tokens(.target) ?? []
@@ -426,9 +427,8 @@ extension SCXMLBuilder {
     /// its `cond`s as parsed on the way, by element index; `nil` when it needs one: it has an
     /// element or an expression attribute the null data model refuses, or a `cond` other than
     /// `In()` logic. The parsed `cond`s are handed on so that none is parsed a second time.
-    static func nullDataModelConditions(_ tree: XMLTree) -> SCXMLParsedConditions? {
-        var conditions = SCXMLParsedConditions(count: tree.elements.count)
-        var parsed: [String: SCXMLCondition] = [:]
+    static func nullDataModelConditions(_ tree: XMLTree) -> SCXMLTextCache<SCXMLCondition>? {
+        var conditions = SCXMLTextCache<SCXMLCondition>()
         let rules = SCXMLElementKind.rules
         // Fields are read in place: binding an element to a local would copy it.
         let elements = tree.elements
@@ -447,15 +447,10 @@ extension SCXMLBuilder {
             }) {
                 return nil
             }
-            if let text = elements[i].attributes[.cond] {
-                // Each distinct text parsed once: a document repeats its few conditions.
-                if let known = parsed[text] {
-                    conditions[i] = known
-                } else {
-                    guard let condition = SCXMLCondition.parse(text) else { return nil }
-                    conditions[i] = condition
-                    parsed[text] = condition
-                }
+            // Each distinct text parsed once: a document repeats its few conditions.
+            if let text = elements[i].attributes[.cond], conditions[text] == nil {
+                guard let condition = SCXMLCondition.parse(text) else { return nil }
+                conditions.insert(condition, for: text)
             }
         }
         return conditions
@@ -500,47 +495,6 @@ extension SCXMLBuilder {
             }
         }
         return !partIsEmpty
-    }
-}
-
-/// The `cond`s parsed while deciding that a document needs no data model, by element index: an
-/// array as long as the tree, where a dictionary hashed each index and grew as it filled.
-///
-/// The array holds each element's place in the list of parsed conditions (-1 for none), not the
-/// conditions themselves: few elements have a `cond`, and an array of `Optional`s is freed
-/// through the runtime's generic `Optional` witness, about a hundred instructions per element.
-struct SCXMLParsedConditions {
-    private var byElement: [Int32] = []
-    private var parsed: [SCXMLCondition] = []
-
-    /// None.
-    init() {}
-
-    /// Room for the elements of a tree of `count` elements, none parsed yet.
-    init(count: Int) { byElement = Array(repeating: -1, count: count) }
-
-    /// The `cond` of the element at `index` as parsed, `nil` when it was not.
-    subscript(index: Int) -> SCXMLCondition? {
-        get {
-            guard byElement.indices.contains(index), byElement[index] >= 0 else { return nil }
-            return parsed[Int(byElement[index])]
-        }
-        set {
-            guard byElement.indices.contains(index) else { return }
-            guard let newValue else {
-                byElement[index] = -1
-                return
-            }
-            if byElement[index] >= 0 {
-                parsed[Int(byElement[index])] = newValue
-            } else if parsed.count < Int(Int32.max) {
-                // Past Int32.max conditions (a document of tens of gigabytes under unlimited
-                // limits) the rest are not kept: this is a cache, and a condition not found here
-                // is parsed again where it is used.
-                byElement[index] = Int32(parsed.count)
-                parsed.append(newValue)
-            }
-        }
     }
 }
 

@@ -13,9 +13,9 @@ struct SCXMLStepCompiler {
     let limits: ScriptLimits
     let sources: SCXMLExternalSources
     private(set) var compiled: [Int: SCXMLStep] = [:]
-    /// `cond`s already parsed for the null data model, by element index
+    /// `cond`s already parsed for the null data model, by text
     /// (``SCXMLBuilder/nullDataModelConditions(_:)``), so that they are not parsed again.
-    var nullConditions = SCXMLParsedConditions()
+    var nullConditions = SCXMLTextCache<SCXMLCondition>()
 
     init(tree: XMLTree, dataModel: SCXMLDataModelKind, limits: ScriptLimits, sources: SCXMLExternalSources = SCXMLExternalSources()) {
         self.tree = tree
@@ -53,12 +53,12 @@ struct SCXMLStepCompiler {
 
     private func expression(_ text: String) -> ScriptExpression { ScriptExpression(text, limits: limits) }
 
-    private func condition(_ text: String, _ e: XMLElementNode, at index: Int) throws(SCXMLError) -> ScriptExpression {
+    private func condition(_ text: String, _ e: XMLElementNode) throws(SCXMLError) -> ScriptExpression {
         switch dataModel {
         case .ecmascript:
             return expression(text)
         case .null:
-            guard let parsed = nullConditions[index] ?? SCXMLCondition.parse(text) else {
+            guard let parsed = nullConditions[text] ?? SCXMLCondition.parse(text) else {
                 throw .unsupportedExpression(text, attribute: "cond", element: e.name, line: e.location.line)
             }
             return expression(parsed.scriptSource)
@@ -129,7 +129,7 @@ struct SCXMLStepCompiler {
             return step(.script(ScriptProgram(e.text, limits: limits)))
         case "if":
             guard let cond = e.attributes["cond"] else { throw .missingAttribute("cond", element: e.name, line: line) }
-            var branches = [SCXMLBranch(condition: try condition(cond, e, at: i), steps: [])]
+            var branches = [SCXMLBranch(condition: try condition(cond, e), steps: [])]
             for c in e.children {
                 let child = tree.elements[c]
                 switch child.name {
@@ -140,7 +140,7 @@ struct SCXMLStepCompiler {
                     if branches.last?.condition == nil {
                         throw .invalidElement(child.name, line: child.location.line, reason: "<elseif> after <else>")
                     }
-                    branches.append(SCXMLBranch(condition: try condition(text, child, at: c), steps: []))
+                    branches.append(SCXMLBranch(condition: try condition(text, child), steps: []))
                 case "else":
                     if branches.last?.condition == nil {
                         throw .invalidElement(child.name, line: child.location.line, reason: "an <if> has at most one <else>")
