@@ -87,6 +87,57 @@ struct LoaderTests {
         #expect(ts.map(\.ordinal) == [0, 1, 2])
     }
 
+    /// The builder reads each distinct `event` and `cond` text once and shares the result
+    /// (`SCXMLTextCache`): each transition must still get its own text's list and guard, an
+    /// error must name the first transition that writes a bad text, and texts that differ only
+    /// by canonical equivalence are read apart.
+    @Test func repeatedEventListsAndConditionsAreReadOncePerText() throws {
+        let xml = document(
+            """
+            <state id="s">
+              <transition event="go" cond="In('x')" target="x"/>
+              <transition event="go stop" cond="In('y')" target="y"/>
+              <transition event="go" cond="In('y')" target="y"/>
+              <transition event="go" cond="In('x')" target="x"/>
+              <transition event="caf\u{E9}" target="x"/>
+              <transition event="cafe\u{301}" target="y"/>
+              <parallel id="p"><state id="x"/><state id="y"/></parallel>
+            </state>
+            """)
+        let chart = try SCXMLDocument.load(string: xml)
+        let s = try #require(chart.state(withID: "s"))
+        let x = try #require(chart.state(withID: "x")), y = try #require(chart.state(withID: "y"))
+        let ts = chart.transitions(of: s)
+        #expect(ts.map(\.events) == [
+            .names(["go"]), .names(["go", "stop"]), .names(["go"]), .names(["go"]),
+            .names(["caf\u{E9}"]), .names(["cafe\u{301}"]),
+        ])
+        #expect(ts.prefix(4).map(\.guardCondition) == [.inState(x), .inState(y), .inState(y), .inState(x)])
+        #expect(ts.map { $0.targets.map { chart.id(of: $0) } } == [["x"], ["y"], ["y"], ["x"], ["x"], ["y"]])
+        // The two spellings of "café" are two event names: each list keeps its own scalars.
+        let spellings = ts.suffix(2).map { t -> [Unicode.Scalar] in
+            guard case .names(let names) = t.events else { return [] }
+            return names.flatMap { Array($0.unicodeScalars) }
+        }
+        #expect(spellings == [Array("caf\u{E9}".unicodeScalars), Array("cafe\u{301}".unicodeScalars)])
+
+        // A bad list is reported where it is first written, and only a good list is kept.
+        let bad = document(
+            """
+            <state id="s">
+              <transition event="go" target="s"/>
+              <transition event="a..b" target="s"/>
+              <transition event="a..b" target="s"/>
+            </state>
+            """)
+        #expect {
+            try SCXMLDocument.load(string: bad)
+        } throws: { error in
+            guard case SCXMLError.invalidAttributeValue(let value, let attribute, _, let line, _) = error else { return false }
+            return value == "a..b" && attribute == "event" && line == 4
+        }
+    }
+
     @Test func executableContentBecomesActions() throws {
         let xml = document(
             """
