@@ -409,7 +409,8 @@ struct XMLScanner {
             nameStart: start, nameEnd: end, colon: colon, valueStart: valueStart, valueEnd: i, isPlain: plain,
             isDeclaration: isDeclaration(start, end, colon))
         i += 1
-        for other in attributes where sameBytes(other.nameStart, other.nameEnd, start, end) {
+        // By index: iterating the array itself retained and released it at every attribute.
+        for k in attributes.indices where sameBytes(attributes[k].nameStart, attributes[k].nameEnd, start, end) {
             throw malformed("the attribute '\(string(start, end))' is repeated")
         }
         attributes.append(attribute)
@@ -434,7 +435,8 @@ struct XMLScanner {
     /// Binds the current tag's namespace declarations, checked as Namespaces in XML 1.0 says.
     private mutating func declareNamespaces() throws(SCXMLError) {
         declarationsStart = bindings.count
-        for a in attributes where a.isDeclaration {
+        for k in attributes.indices where attributes[k].isDeclaration {
+            let a = attributes[k]
             let prefix = a.colon < 0 ? "" : string(a.colon + 1, a.nameEnd)
             let uri = value(of: a)
             if prefix == "xmlns" { throw malformed("the prefix 'xmlns' cannot be declared") }

@@ -104,7 +104,9 @@ struct XMLTreeBuilder {
             return
         }
         let first = attributes.count
-        for a in scanner.attributes where !a.isDeclaration {
+        // By index, as the scanner reads them: iterating the array retained and released it.
+        for k in scanner.attributes.indices where !scanner.attributes[k].isDeclaration {
+            let a = scanner.attributes[k]
             // Prefixed attributes belong to their namespace: kept only if that is SCXML's.
             if a.colon >= 0 && scanner.namespace(of: a) != SCXMLNamespace.uri { continue }
             let start = a.colon < 0 ? a.nameStart : a.colon + 1
