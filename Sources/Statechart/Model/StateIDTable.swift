@@ -137,30 +137,38 @@ package struct StateIDTable: Sendable {
     /// The id's bytes, eight at a time, mixed under the table's seed.
     @usableFromInline
     func hash(_ id: String) -> UInt64 {
-        var id = id
-        let seed = self.seed
-        return id.withUTF8 { bytes in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var h = seed ^ (UInt64(raw.count) &* 0x9E37_79B9_7F4A_7C15)
-            var i = 0
-            while i + 8 <= raw.count {
-                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-                h ^= h >> 29
-                i += 8
-            }
-            if i < raw.count {
-                var tail: UInt64 = 0
-                var shift: UInt64 = 0
-                while i < raw.count {
-                    tail |= UInt64(raw[i]) << shift
-                    shift += 8
-                    i += 1
-                }
-                h = (h ^ tail) &* 0xBF58_476D_1CE4_E5B9
-                h ^= h >> 29
-            }
-            h = (h ^ (h >> 32)) &* 0x94D0_49BB_1331_11EB
-            return h ^ (h >> 31)
+        // The bytes in place where the string has them contiguous (a native or small string:
+        // every id a chart makes); `withUTF8` needs a copy of the string to call, a retain and
+        // a release at every hash.
+        if let h = id.utf8.withContiguousStorageIfAvailable({ Self.hash(UnsafeRawBufferPointer($0), seed: seed) }) {
+            return h
         }
+        var id = id
+        return id.withUTF8 { Self.hash(UnsafeRawBufferPointer($0), seed: seed) }
+    }
+
+    /// The hash of an id's bytes.
+    @inline(__always)
+    private static func hash(_ raw: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+        var h = seed ^ (UInt64(raw.count) &* 0x9E37_79B9_7F4A_7C15)
+        var i = 0
+        while i + 8 <= raw.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 29
+            i += 8
+        }
+        if i < raw.count {
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < raw.count {
+                tail |= UInt64(raw[i]) << shift
+                shift += 8
+                i += 1
+            }
+            h = (h ^ tail) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 29
+        }
+        h = (h ^ (h >> 32)) &* 0x94D0_49BB_1331_11EB
+        return h ^ (h >> 31)
     }
 }
