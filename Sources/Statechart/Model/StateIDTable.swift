@@ -112,6 +112,11 @@ package struct StateIDTable: Sendable {
             }
             if sameWords { return true }
         }
+        // In place where both have contiguous bytes, as `hash` reads them.
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.count == y.count && (x.count == 0 || bytesEqual(x, y)) }
+        }
+        if let inPlace, let same = inPlace { return same }
         var a = a, b = b
         return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || bytesEqual(x, y)) } }
     }
