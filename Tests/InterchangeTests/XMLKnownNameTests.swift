@@ -25,7 +25,7 @@ struct XMLKnownNameTests {
             all.insert(name.uppercased())
             all.insert(String(name.dropLast()) + "\u{E9}")
         }
-        all.formUnion(["", "a", "transitionsxxxxxxxx", "autoforwardautoforward", "\u{212A}", "st\u{0}ate"])
+        all.formUnion(["", "a", "transitionsxxxxxxxx", "autoforwardautoforward", "\u{212A}", "st\u{0}ate", "state\u{0}", "id\u{0}"])
         return all.sorted()
     }
 
@@ -36,8 +36,12 @@ struct XMLKnownNameTests {
         let schema = Set(SCXMLSchema.allowedChildren.keys)
         #expect(Set(SCXMLElementKind.allCases.map(\.name)) == schema)
         for name in Self.candidates {
-            let found = Self.bytes(name) { SCXMLElementKind.find($0) }
-            #expect(found?.name == (schema.contains(name) ? name : nil), "\(name)")
+            // `find` reads names the scanner found, which never hold a zero byte; the string
+            // initializer takes any string and refuses one.
+            if !name.utf8.contains(0) {
+                let found = Self.bytes(name) { SCXMLElementKind.find($0) }
+                #expect(found?.name == (schema.contains(name) ? name : nil), "\(name)")
+            }
             #expect(SCXMLElementKind(name: name)?.name == (schema.contains(name) ? name : nil), "\(name)")
         }
     }
@@ -47,8 +51,10 @@ struct XMLKnownNameTests {
         let schema = Set(SCXMLSchema.allowedAttributes.values.flatMap { $0 }).union(SCXMLSchema.expressionAttributes)
         #expect(Set(SCXMLAttributeName.allCases.map(\.name)) == schema)
         for name in Self.candidates {
-            let found = Self.bytes(name) { SCXMLAttributeName.find($0) }
-            #expect(found?.name == (schema.contains(name) ? name : nil), "\(name)")
+            if !name.utf8.contains(0) {
+                let found = Self.bytes(name) { SCXMLAttributeName.find($0) }
+                #expect(found?.name == (schema.contains(name) ? name : nil), "\(name)")
+            }
             #expect(SCXMLAttributeName(name)?.name == (schema.contains(name) ? name : nil), "\(name)")
         }
     }

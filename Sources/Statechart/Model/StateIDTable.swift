@@ -15,7 +15,8 @@
 /// (`SCXMLTextCache`), for the same reason.
 @usableFromInline
 package struct StateIDTable: Sendable {
-    /// Every id by index; index 0 (the chart's root, id `""`) is not looked up.
+    /// Every id by index. A chart appends its root (id `""`) first without indexing it, so its
+    /// index 0 is never found; a table whose first id is indexed finds it at 0.
     @usableFromInline private(set) var ids: [String] = []
     /// 0 for an empty slot, else the id's hash in the high 32 bits and its index + 1 in the low.
     @usableFromInline var slots: [UInt64]

@@ -335,7 +335,7 @@ struct SCXMLBuilder {
     /// The `id`s written on the document's state elements.
     private func givenStateIDs() -> Set<String> {
         var ids: Set<String> = []
-        for i in tree.elements.indices where SCXMLElementKind.states.contains(tree.elements[i].kind) {
+        for i in tree.elements.indices where rules.states.contains(tree.elements[i].kind) {
             if let id = tree.elements[i].attributes["id"] { ids.insert(id) }
         }
         return ids
@@ -360,7 +360,7 @@ struct SCXMLBuilder {
                 events = checked
             } else {
                 events = try Self.eventList(attributes)
-                eventLists.insert(events ?? [], for: text)
+                if let events { eventLists.insert(events, for: text) }
             }
         }
         var cond: Guard<SCXMLEvent, SCXMLContext>?
@@ -424,7 +424,7 @@ extension SCXMLBuilder {
     }
 
     /// Whether a document without a `datamodel` attribute can do without a data model, and if so
-    /// its `cond`s as parsed on the way, by element index; `nil` when it needs one: it has an
+    /// its `cond`s as parsed on the way, by text; `nil` when it needs one: it has an
     /// element or an expression attribute the null data model refuses, or a `cond` other than
     /// `In()` logic. The parsed `cond`s are handed on so that none is parsed a second time.
     static func nullDataModelConditions(_ tree: XMLTree) -> SCXMLTextCache<SCXMLCondition>? {

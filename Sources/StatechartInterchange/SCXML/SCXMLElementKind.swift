@@ -9,8 +9,10 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
     /// The kind of an element of the SCXML namespace, `nil` for a name SCXML does not have.
     /// Found in ``table``, the one list of the names.
     init?(name: String) {
+        // The packing ends at the first zero byte, so "state\u{0}" would pack as "state": no
+        // SCXML name holds one (a document cannot: XML refuses U+0000).
         var name = name
-        guard let found = name.withUTF8({ Self.find($0) }) else { return nil }
+        guard !name.utf8.contains(0), let found = name.withUTF8({ Self.find($0) }) else { return nil }
         self = found
     }
 
@@ -23,7 +25,8 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
         find(bytes, in: table)
     }
 
-    /// The same, in a copy of ``table`` held by the caller.
+    /// The same, in a copy of ``table`` held by the caller. `bytes` are a name as the scanner
+    /// reads it, with no zero byte (a packing ends at the first one).
     @inline(__always)
     static func find(_ bytes: UnsafeBufferPointer<UInt8>, in table: XMLNameTable) -> SCXMLElementKind? {
         table.index(of: bytes).map { SCXMLElementKind(rawValue: UInt8($0))! }
@@ -55,16 +58,6 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
         func contains(_ kind: SCXMLElementKind?) -> Bool { kind.map { bits & $0.bit != 0 } ?? false }
     }
 
-    /// ``SCXMLSchema/stateElements``, ``SCXMLSchema/textElements``, ``SCXMLSchema/markupElements``,
-    /// ``SCXMLSchema/executableContent`` as masks.
-    static var states: Mask { rules.states }
-    static var takesText: Mask { rules.takesText }
-    static var holdsMarkup: Mask { rules.holdsMarkup }
-    static var executable: Mask { rules.executable }
-
-    /// The children each kind may have (``SCXMLSchema/allowedChildren``).
-    var allowedChildren: Mask { Self.rules.allowedChildren(of: self) }
-
     /// The attributes each kind may have (``SCXMLSchema/allowedAttributes``), those that are not
     /// expressions and those that are (``SCXMLSchema/expressionAttributes``): a few names each,
     /// compared one by one, which is cheaper than hashing.
@@ -80,13 +73,7 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
         (SCXMLSchema.allowedAttributes[$0.name] ?? []).intersection(SCXMLSchema.expressionAttributes).sorted()
     }
 
-    /// Why the null data model refuses this kind, if it does (``SCXMLSchema/nullDataModelRefusals``).
-    var nullDataModelRefusal: String? { Self.rules.nullDataModelRefusal(of: self) }
-
-    /// Why this loader refuses this kind whatever the data model (``SCXMLSchema/unsupportedElements``).
-    var unsupportedReason: String? { Self.rules.unsupportedReason(of: self) }
-
-    /// The tables above, made once from ``SCXMLSchema``.
+    /// The schema's tables by kind (``Rules``), made once from ``SCXMLSchema``.
     static let rules = Rules()
 
     /// What the schema says of each kind, in arrays by raw value and in masks: one value, so that
@@ -94,12 +81,11 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
     /// `static let`) goes through `swift_once`; read for every element of a large document, those
     /// calls were about one per cent of loading it.
     struct Rules: Sendable {
-        /// ``SCXMLSchema/stateElements``, ``SCXMLSchema/textElements``,
-        /// ``SCXMLSchema/markupElements``, ``SCXMLSchema/executableContent`` as masks.
+        /// ``SCXMLSchema/stateElements``, ``SCXMLSchema/textElements`` and
+        /// ``SCXMLSchema/markupElements`` as masks.
         let states = Mask(SCXMLSchema.stateElements)
         let takesText = Mask(SCXMLSchema.textElements)
         let holdsMarkup = Mask(SCXMLSchema.markupElements)
-        let executable = Mask(SCXMLSchema.executableContent)
         /// ``SCXMLSchema/expressionAttributes`` as a mask of ``SCXMLAttributeName``s.
         let expressionAttributeNames = SCXMLAttributeName.mask(SCXMLSchema.expressionAttributes)
         private let children: [Mask] = allCases.map { Mask(SCXMLSchema.allowedChildren[$0.name] ?? []) }

@@ -4,9 +4,9 @@ import Statechart
 /// conditions on thousands of transitions, and each distinct text is read, checked and made into
 /// its value once.
 ///
-/// Keyed with the chart's own ``StateIDTable`` (a hash of the text's bytes, eight at a time)
-/// rather than a `Dictionary`, whose SipHash of every text cost more than reading a short list
-/// anew. Texts match by their Unicode scalars, as ids do: two texts equal only under canonical
+/// Keyed with a ``StateIDTable``, the type a chart resolves its ids with (a hash of the text's
+/// bytes, eight at a time), rather than a `Dictionary`, whose SipHash of every text cost more than
+/// reading a short list anew. Texts match by their Unicode scalars, as ids do: two texts equal only under canonical
 /// equivalence are two keys, each read on its own (to the same value).
 struct SCXMLTextCache<Value> {
     private var keys = StateIDTable()
@@ -20,8 +20,11 @@ struct SCXMLTextCache<Value> {
         keys[text].map { values[Int($0)] }
     }
 
-    /// Keeps `value` for `text`, replacing a value kept for it before.
+    /// Keeps `value` for `text`, replacing a value kept for it before. Past `Int32.max` texts
+    /// (a document of tens of gigabytes read without limits) nothing more is kept: the table's
+    /// indices are 32-bit, and a text not found is read again by the caller.
     mutating func insert(_ value: Value, for text: String) {
+        guard keys.count < Int(Int32.max) else { return }
         if let existing = keys.append(text, indexed: true) {
             values[Int(existing)] = value
         } else {

@@ -116,8 +116,10 @@ enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
     /// The name `name` is, `nil` when SCXML has no attribute by that name.
     /// Found in ``table``, the one list of the names.
     init?(_ name: String) {
+        // The packing ends at the first zero byte, so "state\u{0}" would pack as "state": no
+        // SCXML name holds one (a document cannot: XML refuses U+0000).
         var name = name
-        guard let found = name.withUTF8({ Self.find($0) }) else { return nil }
+        guard !name.utf8.contains(0), let found = name.withUTF8({ Self.find($0) }) else { return nil }
         self = found
     }
 
@@ -126,7 +128,8 @@ enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
         find(bytes, in: table)
     }
 
-    /// The same, in a copy of ``table`` held by the caller.
+    /// The same, in a copy of ``table`` held by the caller. `bytes` are a name as the scanner
+    /// reads it, with no zero byte (a packing ends at the first one).
     @inline(__always)
     static func find(_ bytes: UnsafeBufferPointer<UInt8>, in table: XMLNameTable) -> SCXMLAttributeName? {
         table.index(of: bytes).map { SCXMLAttributeName(rawValue: UInt8($0))! }
