@@ -61,14 +61,15 @@ struct XMLKnownNameTests {
 
     @Test("the masks by kind are the schema's lists")
     func masks() {
+        let rules = SCXMLElementKind.rules
         for kind in SCXMLElementKind.allCases {
             for name in SCXMLAttributeName.allCases {
-                #expect((kind.plainAttributeMask & name.bit != 0) == kind.plainAttributes.contains(name.name))
-                #expect((kind.expressionAttributeMask & name.bit != 0) == kind.expressionAttributes.contains(name.name))
+                #expect((rules.plainAttributeMask(of: kind) & name.bit != 0) == kind.plainAttributes.contains(name.name))
+                #expect((rules.expressionAttributeMask(of: kind) & name.bit != 0) == kind.expressionAttributes.contains(name.name))
             }
         }
         for name in SCXMLAttributeName.allCases {
-            #expect((SCXMLAttributeName.expressions & name.bit != 0) == SCXMLSchema.expressionAttributes.contains(name.name))
+            #expect((rules.expressionAttributeNames & name.bit != 0) == SCXMLSchema.expressionAttributes.contains(name.name))
         }
     }
 

@@ -9,11 +9,8 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
     /// The kind of an element of the SCXML namespace, `nil` for a name SCXML does not have.
     /// Found in ``table``, the one list of the names.
     init?(name: String) {
-        // The packing ends at the first zero byte, so "state\u{0}" would pack as "state": no
-        // SCXML name holds one (a document cannot: XML refuses U+0000).
-        var name = name
-        guard !name.utf8.contains(0), let found = name.withUTF8({ Self.find($0) }) else { return nil }
-        self = found
+        guard let k = Self.table.index(of: name) else { return nil }
+        self.init(rawValue: UInt8(k))
     }
 
     /// The element's name.
@@ -62,9 +59,6 @@ enum SCXMLElementKind: UInt8, CaseIterable, Sendable {
     /// expressions and those that are (``SCXMLSchema/expressionAttributes``): a few names each,
     /// compared one by one, which is cheaper than hashing.
     var plainAttributes: [String] { Self.plain[Int(rawValue)] }
-    /// The same two lists as masks of ``SCXMLAttributeName``s.
-    var plainAttributeMask: UInt32 { Self.rules.plainAttributeMask(of: self) }
-    var expressionAttributeMask: UInt32 { Self.rules.expressionAttributeMask(of: self) }
     var expressionAttributes: [String] { Self.expressions[Int(rawValue)] }
     fileprivate static let plain: [[String]] = allCases.map {
         (SCXMLSchema.allowedAttributes[$0.name] ?? []).subtracting(SCXMLSchema.expressionAttributes).sorted()

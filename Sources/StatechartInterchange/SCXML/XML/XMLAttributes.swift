@@ -116,11 +116,8 @@ enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
     /// The name `name` is, `nil` when SCXML has no attribute by that name.
     /// Found in ``table``, the one list of the names.
     init?(_ name: String) {
-        // The packing ends at the first zero byte, so "state\u{0}" would pack as "state": no
-        // SCXML name holds one (a document cannot: XML refuses U+0000).
-        var name = name
-        guard !name.utf8.contains(0), let found = name.withUTF8({ Self.find($0) }) else { return nil }
-        self = found
+        guard let k = Self.table.index(of: name) else { return nil }
+        self.init(rawValue: UInt8(k))
     }
 
     /// The name spelled by `bytes`, `nil` when SCXML has no attribute by that name.
@@ -151,7 +148,4 @@ enum SCXMLAttributeName: UInt8, CaseIterable, Sendable {
     static func mask(_ names: some Sequence<String>) -> UInt32 {
         names.reduce(0) { $0 | (SCXMLAttributeName($1)?.bit ?? 0) }
     }
-
-    /// ``SCXMLSchema/expressionAttributes`` as a mask.
-    static var expressions: UInt32 { SCXMLElementKind.rules.expressionAttributeNames }
 }

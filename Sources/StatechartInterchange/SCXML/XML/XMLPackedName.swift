@@ -106,4 +106,13 @@ struct XMLNameTable: Sendable {
         let k = Int(slots[Self.slot(key, multiplier)])
         return k >= 0 && names[k] == key ? k : nil
     }
+
+    /// The index of the name `name`, `nil` when it is none of the known names.
+    func index(of name: String) -> Int? {
+        // A packing ends at the first zero byte, so "state\u{0}" would pack as "state": no known
+        // name holds one (a document cannot: XML refuses U+0000).
+        var name = name
+        guard !name.utf8.contains(0) else { return nil }
+        return name.withUTF8 { index(of: $0) }
+    }
 }
