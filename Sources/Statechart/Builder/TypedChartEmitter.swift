@@ -84,10 +84,14 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         } else {
             initialOrdinal = 0
         }
+        // The level is built here and stored once at the end: each access to `levels`, an array
+        // of a type generic over `Context`, looked its metadata up (children emitted meanwhile
+        // append their own levels after this one's place).
         let levelIndex = levels.count
-        levels.append(TypedLevel(container: container.rawValue == 0 ? "" : definition.id(of: container)))
+        var level = TypedLevel<Context>(container: container.rawValue == 0 ? "" : definition.id(of: container))
+        levels.append(TypedLevel(container: ""))
         containerOfLevel.append(Int32(container.rawValue))
-        levels[levelIndex].stateIDs.reserveCapacity(ids.count)
+        level.stateIDs.reserveCapacity(ids.count)
         // Closures that map between values and ids at run time share these tables; most levels have none.
         let lookup = LevelValues(valueOf: g.needsLookups ? Dictionary(uniqueKeysWithValues: zip(ids, g.values)) : [:])
         let idOf: [S: String] = g.needsLookups ? Dictionary(uniqueKeysWithValues: zip(g.values, ids)) : [:]
@@ -96,7 +100,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         // Prepared transitions (their index in the definition and in the machine): once every
         // state of the level has its node, their targets are recorded by node.
         var preparedAt: [(definition: Int, machine: Int)] = []
-        var nodeOfOrdinal: [ChartDefinition<Event, Context>.Node] = []
+        preparedAt.reserveCapacity(g.transitions.count)
+        // Raw values: an array of `Node`, a type nested in a generic one, looked up its metadata at each access.
+        var nodeOfOrdinal: [Int32] = []
         nodeOfOrdinal.reserveCapacity(g.values.count)
         // A range of Int, not `enumerated()` or `indices`: unspecialized, each step of an
         // enumerated sequence of a generic element looked its metadata up again, and a generic
@@ -114,23 +120,31 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             let node = addNode(
                 id, kind: isFinal ? .final : (childCount >= 2 ? .parallel : .state), in: container,
                 valueSlot: gathered.slotBase + Int32(o), level: levelIndex)
-            nodeOfOrdinal.append(node)
+            nodeOfOrdinal.append(Int32(node.rawValue))
             // The state whose done event says that one child finished (rule R67): the region
-            // of each of several children, or the state itself for a single child.
-            var doneStateOfChild: [String: String] = [:]
+            // of each of several children, or the state itself for a single child. A few pairs,
+            // searched in order: a dictionary cost a hash and an insertion per attached child.
+            var doneStateOfChild: [(child: String, state: String)] = []
             if let extras {
-                for a in extras.entries { definition.addOnEntry([lookup.action(a, entering: true)], to: node) }
-                for a in extras.exits { definition.addOnExit([lookup.action(a, entering: false)], to: node) }
+                // Loops by index here: unspecialized, a `for-in` over a generic array instantiates
+                // its iterator's metadata for every state.
+                for a in 0..<extras.entries.count {
+                    definition.addOnEntry([lookup.action(extras.entries[a], entering: true)], to: node)
+                }
+                for a in 0..<extras.exits.count {
+                    definition.addOnExit([lookup.action(extras.exits[a], entering: false)], to: node)
+                }
                 let children = extras.children
                 if children.count == 1 {
                     try emitChild(children[0], into: node, id: id)
-                    doneStateOfChild[children[0].name ?? "region1"] = id
+                    doneStateOfChild.append((children[0].name ?? "region1", id))
                 } else if children.count > 1 {
-                    for (i, child) in children.enumerated() {
+                    for i in 0..<children.count {
+                        let child = children[i]
                         let regionID = "\(id).\(child.name ?? "region\(i + 1)")"
                         let region = addNode(regionID, in: node)
                         try emitChild(child, into: region, id: regionID)
-                        doneStateOfChild[child.name ?? "region\(i + 1)"] = regionID
+                        doneStateOfChild.append((child.name ?? "region\(i + 1)", regionID))
                     }
                 }
             }
@@ -140,13 +154,16 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 k = g.nextTransition[current]
                 // Most transitions were prepared once for the machine: only their ids differ here.
                 if gathered.isPrepared[current] {
-                    var targetIDs: [String] = []
                     let ordinals = gathered.targetOrdinals[current]
-                    if !ordinals.isEmpty {
+                    var targetIDs: [String] = []
+                    if ordinals.count == 1 {
+                        // The usual case, made in one allocation (reserving grew an empty array).
+                        targetIDs = [ids[Int(ordinals[0])]]
+                    } else if !ordinals.isEmpty {
                         targetIDs.reserveCapacity(ordinals.count)
                         for t in ordinals { targetIDs.append(ids[Int(t)]) }
                     }
-                    preparedAt.append((definition.transitions.count, current))
+                    preparedAt.append((definition.transitionCount, current))
                     definition.addPreparedTransition(
                         current, of: gathered.preparedDefinitions, outlines: gathered.preparedOutlines, targets: targetIDs,
                         doneOf: gathered.isDoneOfSource[current] ? id : nil, from: node)
@@ -154,7 +171,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 }
                 var spec = g.transitions[current]
                 if let child = spec.doneOfChild {
-                    guard let doneState = doneStateOfChild[child] else {
+                    guard let doneState = doneStateOfChild.last(where: { $0.child == child })?.state else {
                         throw .invalidStructure(
                             id, reason: "OnDone(child: \"\(child)\") names no child attached to this state", location: nil)
                     }
@@ -163,11 +180,12 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 addTransition(spec, from: node, sourceID: id, targets: targets)
             }
             guard let extras else {
-                levels[levelIndex].add(id: id, role: role, routes: [], barrier: nil, dynamic: nil)
+                level.add(id: id, role: role, routes: [], barrier: nil, dynamic: nil)
                 continue
             }
             // Delayed transitions: a timer started on entry and cancelled on exit (rule R45).
-            for (k, (delay, spec)) in extras.afters.enumerated() {
+            for k in 0..<extras.afters.count {
+                let (delay, spec) = extras.afters[k]
                 let key = "\(id)#\(k)"
                 definition.addOnEntry([.startTimer(key, after: delay)], to: node)
                 definition.addOnExit([.cancelTimer(key)], to: node)
@@ -175,7 +193,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 timed.event = .timer(key)
                 addTransition(timed, from: node, sourceID: id, targets: targets)
             }
-            for invocation in extras.invocations { definition.addInvocation(invocation, to: node) }
+            for i in 0..<extras.invocations.count { definition.addInvocation(extras.invocations[i], to: node) }
             var barrier: (@Sendable (String, Context) -> BarrierAnswer)?
             if let b = extras.barrier {
                 barrier = { sourceID, ctx in
@@ -193,30 +211,34 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                     return idOf[next] ?? "\(next)"
                 }
             }
-            levels[levelIndex].add(
-                id: id, role: role, routes: extras.routes.compactMap { targets.id(of: $0) }, barrier: barrier,
-                dynamic: dynamic)
+            var routes: [String] = []
+            for r in 0..<extras.routes.count {
+                if let route = targets.id(of: extras.routes[r]) { routes.append(route) }
+            }
+            level.add(id: id, role: role, routes: routes, barrier: barrier, dynamic: dynamic)
         }
         // A level's any-state routes belong to that level (rule R33): declared on its container as
         // internal transitions, their domain is the container, so taking one exits and enters
         // only states of this level — never the parent state, never a sibling region. A route
         // to a state outside the level (a `StateRef`) is external, as SCXML makes any internal
         // transition whose targets are not all inside its source.
-        for var spec in g.anyState {
+        for r in 0..<g.anyState.count {
+            var spec = g.anyState[r]
             if spec.doneOfChild != nil {
                 throw .invalidStructure(levelName, reason: "OnDone(child:) belongs to the state the child is attached to", location: nil)
             }
             spec.kind = .internal
             addTransition(spec, from: container, sourceID: levelName, targets: targets)
         }
-        for node in nodeOfOrdinal { definition.addRequestRoute(toNode: node, within: container) }
+        levels[levelIndex] = level
+        for o in 0..<nodeOfOrdinal.count { definition.addRequestRoute(toNode: .init(Int(nodeOfOrdinal[o])), within: container) }
         // Plain loops over concrete arrays: a lazy map here ran through generic witnesses.
         var targetNodes: [Int32] = []
         for p in 0..<preparedAt.count {
             let ordinals = gathered.targetOrdinals[preparedAt[p].machine]
             if ordinals.isEmpty { continue }
             targetNodes.removeAll(keepingCapacity: true)
-            for o in ordinals { targetNodes.append(Int32(nodeOfOrdinal[Int(o)].rawValue)) }
+            for o in ordinals { targetNodes.append(nodeOfOrdinal[Int(o)]) }
             definition.setTargetNodes(targetNodes, ofTransition: preparedAt[p].definition)
         }
         return ids[initialOrdinal]
@@ -470,9 +492,18 @@ struct TypedLevel<Context>: Sendable {
     var globals: Set<String> = []
     var finals: Set<String> = []
     var routes: [String: Set<String>] = [:]
-    var barriers: [String: @Sendable (String, Context) -> BarrierAnswer] = [:]
     // A barrier receives the id of the active state of its level, the request's source (rule R69).
-    var dynamics: [String: @Sendable (Context) -> String] = [:]
+    // These two are `nil` until a state has one: the emitter runs unspecialized, and an empty
+    // dictionary of closures over `Context` looked up the closures' and the tuples' metadata for
+    // every level, some 3,000 instructions each (an attached child is a level, issue 16).
+    private var barriers: [String: @Sendable (String, Context) -> BarrierAnswer]?
+    private var dynamics: [String: @Sendable (Context) -> String]?
+
+    /// The barrier of the state `id`, if it has one.
+    func barrier(of id: String) -> (@Sendable (String, Context) -> BarrierAnswer)? { barriers?[id] }
+
+    /// The dynamic transition of the state `id`, if it has one.
+    func dynamic(of id: String) -> (@Sendable (Context) -> String)? { dynamics?[id] }
 
     init(container: String) { self.container = container }
 
@@ -486,8 +517,14 @@ struct TypedLevel<Context>: Sendable {
         if role == .final || role == .finalGlobal { finals.insert(id) }
         // A state without routes has no entry: readers treat a missing entry as none.
         if !routes.isEmpty { self.routes[id, default: []].formUnion(routes) }
-        if let barrier { barriers[id] = barrier }
-        if let dynamic { dynamics[id] = dynamic }
+        if let barrier {
+            if barriers == nil { barriers = [:] }
+            barriers?[id] = barrier
+        }
+        if let dynamic {
+            if dynamics == nil { dynamics = [:] }
+            dynamics?[id] = dynamic
+        }
     }
 }
 

@@ -173,6 +173,10 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
         outline.requestRoutes.append((target, -1, container.rawValue))
     }
 
+    /// The number of transitions added so far: the outline's count, an array of a concrete type,
+    /// which generic code reads without looking up the metadata of ``transitions``' type.
+    @inline(__always) var transitionCount: Int { outline.transitions.count }
+
     /// ``addRequestRoute(to:within:)`` for a target given by its node.
     @inline(__always)
     mutating func addRequestRoute(toNode target: Node, within container: Node) {

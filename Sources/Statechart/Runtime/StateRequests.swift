@@ -45,7 +45,7 @@ extension StateMachine {
         for s in core.activeStates.reversed() {
             let level = typed.levelOfIndex[Int(s.index)]
             guard level >= 0 else { continue }
-            if let dynamic = typed.levels[Int(level)].dynamics[chart.id(of: s)] {
+            if let dynamic = typed.levels[Int(level)].dynamic(of: chart.id(of: s)) {
                 try request(dynamic(context))
                 return
             }
@@ -89,7 +89,7 @@ extension StateMachine {
             else {
                 throw .illegalTransition(from: currentID, to: targetID)
             }
-            if let barrier = level.barriers[targetID] {
+            if let barrier = level.barrier(of: targetID) {
                 switch barrier(currentID, context) {
                 case .allow:
                     break
