@@ -15,11 +15,15 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     var declared: [Bool] = []
     var roles: [StateRole] = []
     /// Every state's transitions in one array, in declaration order; each state's form a list
-    /// through ``nextTransition`` from ``firstTransition`` (no array per state).
+    /// in ``transitionLists`` (no array per state).
     var transitions: [TransitionSpec<S, Event, Context>] = []
-    var nextTransition: [Int32] = []
-    var firstTransition: [Int32] = []
-    var lastTransition: [Int32] = []
+    var transitionLists = OrdinalLists()
+    /// The attached child machines, in order of attachment, each state's a list in
+    /// ``childLists``. Not in ``StateExtras``: a state with a child and nothing else rare is
+    /// common (every place a machine is attached), and creating its extras cost thousands of
+    /// instructions of generic code (issue 16).
+    var children: [AnyChildMachine<Event, Context>] = []
+    var childLists = OrdinalLists()
     /// Per ordinal, an index into ``extras``, or -1.
     var extrasIndex: [Int32] = []
     var extras: [StateExtras<S, Event, Context>] = []
@@ -37,8 +41,8 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
             values.append(s)
             declared.append(false)
             roles.append(.normal)
-            firstTransition.append(-1)
-            lastTransition.append(-1)
+            transitionLists.addOrdinal()
+            childLists.addOrdinal()
             extrasIndex.append(-1)
         }
         return ordinal
@@ -48,12 +52,14 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
 
     /// Appends a transition to a state's list.
     mutating func addTransition(_ spec: TransitionSpec<S, Event, Context>, to ordinal: Int) {
-        let k = Int32(transitions.count)
         transitions.append(spec)
-        nextTransition.append(-1)
-        let last = lastTransition[ordinal]
-        if last < 0 { firstTransition[ordinal] = k } else { nextTransition[Int(last)] = k }
-        lastTransition[ordinal] = k
+        transitionLists.append(to: ordinal)
+    }
+
+    /// Appends an attached child to a state's list.
+    mutating func attach(_ child: AnyChildMachine<Event, Context>, to ordinal: Int) {
+        children.append(child)
+        childLists.append(to: ordinal)
     }
 
     /// Room for `states` states and as many transitions, so that a small level grows its tables once.
@@ -63,9 +69,8 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
         declared.reserveCapacity(states)
         roles.reserveCapacity(states)
         transitions.reserveCapacity(states)
-        nextTransition.reserveCapacity(states)
-        firstTransition.reserveCapacity(states)
-        lastTransition.reserveCapacity(states)
+        transitionLists.reserve(ordinals: states, items: states)
+        childLists.reserve(ordinals: states, items: 0)
         extrasIndex.reserveCapacity(states)
     }
 
@@ -108,7 +113,6 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
 struct StateExtras<S: Hashable & Sendable, Event: Hashable & Sendable, Context> {
     var entries: [ActionSpec<S, Event, Context>] = []
     var exits: [ActionSpec<S, Event, Context>] = []
-    var children: [AnyChildMachine<Event, Context>] = []
     var routes: [S] = []
     var barrier: (@Sendable (S, Context) -> Barrier<S>)?
     var dynamic: (@Sendable (Context) -> S)?
@@ -144,7 +148,7 @@ extension GatheredLevel {
         }
         for (s, child) in machine.attachments {
             let o = declare(s)
-            try withExtras(o) { $0.children.append(child) }
+            attach(child, to: o)
         }
     }
 
@@ -159,7 +163,7 @@ extension GatheredLevel {
         case .exit(let a):
             if case .withNeighbour = a { needsLookups = true }
             try withExtras(o) { $0.exits.append(a) }
-        case .attach(let c): try withExtras(o) { $0.children.append(c) }
+        case .attach(let c): attach(c, to: o)
         case .routes(let rs):
             try withExtras(o) { $0.routes.append(contentsOf: rs) }
             for r in rs { _ = touch(r) }
@@ -185,5 +189,48 @@ extension GatheredLevel {
         case .invoke(let i):
             try withExtras(o) { $0.invocations.append(i) }
         }
+    }
+}
+
+/// Lists of items by ordinal, kept in three arrays of indices rather than an array per state:
+/// items are appended to one array of the caller's (transitions, children) and linked here,
+/// in the order they were added. Not generic, so its work is specialized once.
+struct OrdinalLists {
+    /// By ordinal: its first and last item, -1 for none.
+    private(set) var first: [Int32] = []
+    private var last: [Int32] = []
+    /// By item: the next item of the same ordinal, -1 for none.
+    private(set) var next: [Int32] = []
+
+    /// Adds an ordinal with no items.
+    mutating func addOrdinal() {
+        first.append(-1)
+        last.append(-1)
+    }
+
+    /// Links the next item (the caller's array just grew by one) to `ordinal`'s list.
+    mutating func append(to ordinal: Int) {
+        let k = Int32(next.count)
+        next.append(-1)
+        let previous = last[ordinal]
+        if previous < 0 { first[ordinal] = k } else { next[Int(previous)] = k }
+        last[ordinal] = k
+    }
+
+    mutating func reserve(ordinals: Int, items: Int) {
+        first.reserveCapacity(ordinals)
+        last.reserveCapacity(ordinals)
+        next.reserveCapacity(items)
+    }
+
+    /// The number of items of `ordinal`.
+    func count(of ordinal: Int) -> Int {
+        var n = 0
+        var k = first[ordinal]
+        while k >= 0 {
+            n += 1
+            k = next[Int(k)]
+        }
+        return n
     }
 }

@@ -112,7 +112,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             let role = g.roles[o]
             // Most states of a large chart declare only transitions: they skip everything below that reads extras.
             let extras = g.extras(of: o)
-            let childCount = extras?.children.count ?? 0
+            let childCount = g.childLists.count(of: o)
             let isFinal = role == .final || role == .finalGlobal
             if isFinal, childCount > 0 {
                 throw .invalidStructure(id, reason: "a final state cannot have attached children", location: nil)
@@ -134,24 +134,28 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 for a in 0..<extras.exits.count {
                     definition.addOnExit([lookup.action(extras.exits[a], entering: false)], to: node)
                 }
-                let children = extras.children
-                if children.count == 1 {
-                    try emitChild(children[0], into: node, id: id)
-                    doneStateOfChild.append((children[0].name ?? "region1", id))
-                } else if children.count > 1 {
-                    for i in 0..<children.count {
-                        let child = children[i]
-                        let regionID = "\(id).\(child.name ?? "region\(i + 1)")"
-                        let region = addNode(regionID, in: node)
-                        try emitChild(child, into: region, id: regionID)
-                        doneStateOfChild.append((child.name ?? "region\(i + 1)", regionID))
-                    }
+            }
+            if childCount == 1 {
+                let child = g.children[Int(g.childLists.first[o])]
+                try emitChild(child, into: node, id: id)
+                doneStateOfChild.append((child.name ?? "region1", id))
+            } else if childCount > 1 {
+                var c = g.childLists.first[o]
+                var i = 0
+                while c >= 0 {
+                    let child = g.children[Int(c)]
+                    c = g.childLists.next[Int(c)]
+                    i += 1
+                    let regionID = "\(id).\(child.name ?? "region\(i)")"
+                    let region = addNode(regionID, in: node)
+                    try emitChild(child, into: region, id: regionID)
+                    doneStateOfChild.append((child.name ?? "region\(i)", regionID))
                 }
             }
-            var k = g.firstTransition[o]
+            var k = g.transitionLists.first[o]
             while k >= 0 {
                 let current = Int(k)
-                k = g.nextTransition[current]
+                k = g.transitionLists.next[current]
                 // Most transitions were prepared once for the machine: only their ids differ here.
                 if gathered.isPrepared[current] {
                     let ordinals = gathered.targetOrdinals[current]
