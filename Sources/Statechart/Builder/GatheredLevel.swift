@@ -5,8 +5,9 @@
 /// generic initializer), so every dictionary keyed by that type costs a hash through witness
 /// tables and a metadata lookup for its generic type. Numbering the values once and keeping
 /// per-state tables as arrays indexed by ordinal leaves one such dictionary per level; what large
-/// charts rarely declare (actions, children, routes, barriers, timers, invocations) sits in
-/// ``StateExtras``, created only for the states that have some.
+/// charts rarely declare (actions, routes, barriers, timers, invocations) sits in
+/// ``StateExtras``, created only for the states that have some. Transitions and attached
+/// children are listed by state in ``OrdinalLists``.
 struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context> {
     /// The values, by ordinal: the order of first mention.
     var values: [S] = []
@@ -109,7 +110,8 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     }
 }
 
-/// What a state declares besides its transitions.
+/// What a state declares besides its transitions and attached children (both listed by state
+/// in ``OrdinalLists``).
 struct StateExtras<S: Hashable & Sendable, Event: Hashable & Sendable, Context> {
     var entries: [ActionSpec<S, Event, Context>] = []
     var exits: [ActionSpec<S, Event, Context>] = []
@@ -208,7 +210,8 @@ struct OrdinalLists {
         last.append(-1)
     }
 
-    /// Links the next item (the caller's array just grew by one) to `ordinal`'s list.
+    /// Links the next item (the caller's array just grew by one) to `ordinal`'s list. Items are
+    /// added only this way, so the item's index in the caller's array is `next.count`.
     mutating func append(to ordinal: Int) {
         let k = Int32(next.count)
         next.append(-1)
@@ -217,6 +220,7 @@ struct OrdinalLists {
         last[ordinal] = k
     }
 
+    /// Room for `ordinals` ordinals and `items` items, so that a level grows its tables once.
     mutating func reserve(ordinals: Int, items: Int) {
         first.reserveCapacity(ordinals)
         last.reserveCapacity(ordinals)

@@ -317,7 +317,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             for i in 0..<ss.count { ids.append(targets.id(of: ss[i])!) }
             t.targets = ids
         case .refs(let refs):
-            refFixups.append((node.rawValue, definition.transitions.count, refs))
+            refFixups.append((node.rawValue, definition.transitionCount, refs))
         case .dynamic(let f):
             let idOf = targets.idOf
             t.dynamicTargets = { ctx, event in
