@@ -75,27 +75,43 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let names: ChartNames<Event>
 
     /// A chart from the compiler's structure and the assembled closures (see ``init(_:)``).
+    ///
+    /// Both are consumed: each array copied into a table of the chart is released right after, so
+    /// that the compiler's and the assembly's arrays and the chart's tables are not all held at
+    /// once (peak memory, issue 16).
     @usableFromInline
-    init(compiled c: ChartCompiler, assembly a: ChartAssembly<Event, Context>, name: String, eventName: @escaping @Sendable (Event) -> String) {
+    init(
+        compiled c: consuming ChartCompiler, assembly a: consuming ChartAssembly<Event, Context>, name: String,
+        eventName: @escaping @Sendable (Event) -> String
+    ) {
+        self.hasInvocations = c.invokes.contains(true)
+        c.releaseWorkingArrays()
         self.states = ChartTable(c.states)
+        c.states = []
         self.transitions = a.transitions
+        a.transitions = []
         self.eventCandidates = c.eventCandidates
+        self.hasEventless = !c.eventlessCandidates.isEmpty
         self.eventlessCandidates = ChartTable(c.eventlessCandidates)
+        c.eventlessCandidates = []
         self.childIndices = c.childIndices
         self.entryActions = a.entryActions
         self.closures = a.closures
         self.exitActions = a.exitActions
-        self.hasEventless = !c.eventlessCandidates.isEmpty
         self.historyCount = c.historyCount
         self.configurationBound = c.configurationBound
         self.lean = ChartTable(a.lean.transitions)
+        a.lean.transitions = []
         self.leanEntries = ChartTable(a.lean.entries)
+        a.lean.entries = []
         self.leanCandidates = ChartTable(a.leanCandidates)
+        a.leanCandidates = []
         self.requestTransitions = c.requestTransitions
         self.staticDefaults = ChartTable(c.staticDefaults)
+        c.staticDefaults = []
         self.staticDefaultEntries = ChartTable(c.staticDefaultPool)
+        c.staticDefaultPool = []
         self.invocations = a.invocations
-        self.hasInvocations = c.invokes.contains(true)
         self.hasAsyncGuards = a.hasAsyncGuards
         self.locations = c.locations
         self.name = name

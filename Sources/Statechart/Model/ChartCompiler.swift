@@ -6,11 +6,20 @@ extension Chart {
     // Inlinable so that the one generic pass (``ChartAssembly``) is specialized for the caller's
     // `Event` and `Context`; the compiler itself is not generic.
     @inlinable
-    public convenience init(_ definition: ChartDefinition<Event, Context>) throws(ChartError) {
-        var compiler = ChartCompiler(definition.outline, name: definition.name)
+    //
+    // The definition is consumed: once the assembly has taken what it needs, the declarations
+    // and the compiler's copy of their outline are released before the chart's tables are made,
+    // so that a large chart's definition and its compiled tables are not held at once (peak
+    // memory, issue 16). A caller that goes on using its definition keeps it: it is copied.
+    public convenience init(_ definition: consuming ChartDefinition<Event, Context>) throws(ChartError) {
+        let name = definition.name
+        let eventName = definition.eventName
+        var compiler = ChartCompiler(definition.outline, name: name)
         try compiler.compile()
-        let assembly = ChartAssembly(definition, compiler)
-        self.init(compiled: compiler, assembly: assembly, name: definition.name, eventName: definition.eventName)
+        // The assembly takes the definition over, and releases it when it has read it.
+        let assembly = ChartAssembly(consume definition, compiler)
+        compiler.releaseOutline()
+        self.init(compiled: compiler, assembly: assembly, name: name, eventName: eventName)
     }
 }
 
@@ -43,7 +52,8 @@ struct TransitionShape: Sendable {
 /// ``Chart``. Not generic: see ``DefinitionOutline`` for why. No recursion: every pass is a loop.
 @usableFromInline
 struct ChartCompiler {
-    let outline: DefinitionOutline
+    /// The definition's structure: read while compiling, released before the chart's tables are made.
+    private(set) var outline: DefinitionOutline
     let name: String
     /// Definition node index, by state index (document order).
     @usableFromInline var order: [Int32] = []
@@ -78,6 +88,25 @@ struct ChartCompiler {
     init(_ outline: DefinitionOutline, name: String) {
         self.outline = outline
         self.name = name
+    }
+
+    /// Drops the compiler's reference to the definition's outline once nothing reads it (after
+    /// the assembly): with the definition's own, its arrays are freed before the chart is built.
+    @usableFromInline
+    mutating func releaseOutline() {
+        outline = DefinitionOutline()
+    }
+
+    /// Drops what only compiling and assembling read (the numbering, the shapes, the target and
+    /// entry pools, which the assembly has copied or shares), before the chart copies its tables.
+    mutating func releaseWorkingArrays() {
+        order = []
+        newIndex = []
+        shapes = []
+        targetPool = []
+        staticEntries = []
+        staticEntryPool = []
+        invokes = []
     }
 
     @usableFromInline

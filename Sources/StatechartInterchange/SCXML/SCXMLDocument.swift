@@ -144,11 +144,14 @@ public enum SCXMLDocument {
 
     /// Compiles a definition read from the document that `tree` reads again, naming the element an
     /// error points at.
+    ///
+    /// The definition is consumed, so that compiling releases it before building the chart's
+    /// tables (``Chart/init(_:)``).
     private static func compile(
-        _ definition: ChartDefinition<SCXMLEvent, SCXMLContext>, tree readTree: () throws(SCXMLError) -> XMLTree
+        _ definition: consuming ChartDefinition<SCXMLEvent, SCXMLContext>, tree readTree: () throws(SCXMLError) -> XMLTree
     ) throws(SCXMLError) -> SCXMLChart {
         do {
-            return try Chart(definition)
+            return try Chart(consume definition)
         } catch {
             if case .historyDefaultCycle(let cycle, let location) = error {
                 // Said in the document's terms: the <history> element that closes the cycle.
