@@ -16,8 +16,13 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
     /// Built last, from the blocks above (``ClosureBlocks``); the chart takes it over.
     @usableFromInline var closures: ClosureBlocks<Event, Context>
 
+    ///
+    /// The definition is consumed, and what has been read of it released as the assembly goes:
+    /// the outline's transitions at once (the compiler has read them), the declared transitions
+    /// and the payloads once every chart transition is built (peak memory, issue 16).
     @inlinable
-    init(_ definition: ChartDefinition<Event, Context>, _ compiler: ChartCompiler) {
+    init(_ definition: consuming ChartDefinition<Event, Context>, _ compiler: ChartCompiler) {
+        definition.releaseCompiledOutline()
         let count = compiler.states.count
         entryActions = Array(repeating: [], count: count)
         exitActions = Array(repeating: [], count: count)
@@ -45,7 +50,8 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         // or a declared transition copied it (a retain per array and closure it holds), and
         // building a transition before appending it copied it again.
         let shapes = compiler.shapes
-        let declaredList = definition.transitions
+        var declaredList = definition.transitions
+        definition.transitions = []
         for k in 0..<shapes.count {
             let d = Int(shapes[k].declared)
             var actions: [Action<Event, Context>] = []
@@ -78,6 +84,8 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
                     shape: shapes[k], location: location, targets: compiler.targets(of: Int32(k)), matcher: matcher, guardCondition: guardCondition, actions: actions,
                     dynamicTargets: dynamicTargets, asyncGuard: asyncGuard))
         }
+        declaredList = []
+        definition.payloads = []
         let invokes = compiler.invokes
         lean = LeanTables(
             states: compiler.states, shapes: compiler.shapes, hasActions: hasActions, conditional: conditional,

@@ -16,9 +16,10 @@ extension Chart {
         let eventName = definition.eventName
         var compiler = ChartCompiler(definition.outline, name: name)
         try compiler.compile()
-        // The assembly takes the definition over, and releases it when it has read it.
-        let assembly = ChartAssembly(consume definition, compiler)
+        // The compiler's outline is read no more; the assembly takes the definition over and
+        // releases its parts as it has read them.
         compiler.releaseOutline()
+        let assembly = ChartAssembly(consume definition, compiler)
         self.init(compiled: compiler, assembly: assembly, name: name, eventName: eventName)
     }
 }

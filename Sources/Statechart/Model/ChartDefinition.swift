@@ -22,6 +22,16 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     /// most nodes of a large chart have none, and then cost nothing here.
     @usableFromInline var payloads: [NodePayload] = []
 
+    /// Drops the parts of the outline only the compiler reads (transitions, their target nodes,
+    /// request routes), keeping the nodes, whose payloads and locations the assembly reads: a
+    /// definition being compiled releases them before the chart's transitions are built.
+    @usableFromInline
+    mutating func releaseCompiledOutline() {
+        outline.transitions = []
+        outline.targetNodes = []
+        outline.requestRoutes = []
+    }
+
     /// What a node carries besides its structure.
     @usableFromInline
     struct NodePayload: Sendable {
