@@ -101,21 +101,34 @@ struct XMLKnownNameTests {
         }
     }
 
-    @Test("bytes are counted sixteen at a time as one at a time, at every length and offset")
+    @Test("bytes and end tags are counted sixteen at a time as one at a time, at every length and offset")
     func byteCount() {
         var generator = SystemRandomNumberGenerator()
-        // Mostly the two bytes counted, so that lanes pass 255 within a long buffer.
-        let buffer = (0..<9_000).map { _ in [UInt8(ascii: "<"), UInt8(ascii: "="), UInt8(ascii: "a")].randomElement(using: &generator)! }
+        // Mostly the bytes counted, so that lanes pass 255 within a long buffer, and `</` pairs
+        // across every lane and across the sixteen-byte boundaries.
+        let alphabet = [UInt8(ascii: "<"), UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: "a")]
+        let buffer = (0..<9_000).map { _ in alphabet.randomElement(using: &generator)! }
         buffer.withUnsafeBufferPointer { all in
-            for (offset, length) in [(0, 0), (0, 1), (3, 15), (1, 16), (5, 17), (7, 31), (0, 4_096), (9, 4_081), (2, 8_990)] {
+            for (offset, length) in [(0, 0), (0, 1), (0, 2), (3, 15), (1, 16), (5, 17), (2, 18), (7, 31), (4, 33), (0, 4_096), (9, 4_081), (2, 8_990)] {
                 let part = UnsafeBufferPointer(rebasing: all[offset..<(offset + length)])
-                let counted = XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "="), in: part)
+                let counted = XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "="), firstThen: UInt8(ascii: "/"), in: part)
                 #expect(counted.first == part.count(where: { $0 == UInt8(ascii: "<") }), "\(offset), \(length)")
                 #expect(counted.second == part.count(where: { $0 == UInt8(ascii: "=") }), "\(offset), \(length)")
+                let pairs = part.indices.dropLast().count { part[$0] == UInt8(ascii: "<") && part[$0 + 1] == UInt8(ascii: "/") }
+                #expect(counted.firstThenThird == pairs, "\(offset), \(length)")
             }
         }
         let same = [UInt8](repeating: UInt8(ascii: "<"), count: 5_000)
-        same.withUnsafeBufferPointer { #expect(XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "<"), in: $0) == (5_000, 5_000)) }
+        same.withUnsafeBufferPointer {
+            let counted = XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "<"), firstThen: UInt8(ascii: "<"), in: $0)
+            #expect(counted == (5_000, 5_000, 4_999))
+        }
+        // A pair split by the buffer's end is not one: the byte after the buffer is not read.
+        let cut: [UInt8] = Array(repeating: UInt8(ascii: "a"), count: 16) + [UInt8(ascii: "<"), UInt8(ascii: "/")]
+        cut.withUnsafeBufferPointer { all in
+            let part = UnsafeBufferPointer(rebasing: all[0..<17])
+            #expect(XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "="), firstThen: UInt8(ascii: "/"), in: part) == (1, 0, 0))
+        }
     }
 
     @Test("the tables' names, written out, are the cases' names in raw-value order")

@@ -38,16 +38,19 @@ struct XMLTreeBuilder {
     init(scanner: XMLScanner, limits: SCXMLLimits) {
         self.scanner = scanner
         self.limits = limits
-        // Room for every element and attribute the document can have, from its `<` and `=`
-        // bytes (a start tag has one `<`, an attribute one `=`; end tags and other `=` make it
-        // an upper bound). Grown as they were read, the arrays were copied about twice over, and
-        // old and new buffers were alive together at a large document's peak. Counting is one
-        // vector pass (``XMLByteCount``).
+        // Room for every element and attribute the document can have, from its `<` bytes that
+        // begin no end tag and its `=` bytes (a start tag has one such `<`, an attribute one `=`;
+        // comments, instructions and other `=` make it an upper bound). Grown as they were read,
+        // the arrays were copied about twice over, and old and new buffers were alive together at
+        // a large document's peak; counted with the end tags, the room was a third too large.
+        // Counting is one vector pass (``XMLByteCount``).
         // The room is also capped by the document's size, at about what a real tree of that size
         // needs (an element takes some 20 bytes of a document, an attribute some 14): a comment
         // full of `<` and `=` would otherwise ask for gigabytes up front, which a system that
         // does not overcommit memory refuses.
-        let (tags, equals) = XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "="), in: scanner.bytes)
+        let counts = XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "="), firstThen: UInt8(ascii: "/"), in: scanner.bytes)
+        let tags = counts.first - counts.firstThenThird
+        let equals = counts.second
         let elementRoom = max(0, min(tags, limits.maximumElements, scanner.bytes.count / 16))
         elements.reserveCapacity(elementRoom)
         attributesStart.reserveCapacity(elementRoom)
@@ -132,13 +135,15 @@ struct XMLTreeBuilder {
         for i in elements.indices where elements[i].parent >= 0 { start[elements[i].parent + 1] += 1 }
         for i in elements.indices { start[i + 1] += start[i] }
         var next = start
-        var all = [Int](repeating: 0, count: start[elements.count])
+        // Element indices fit in 32 bits: ``checkLimits(isState:)`` refuses more elements.
+        var all = [Int32](repeating: 0, count: start[elements.count])
         // In document order, so each list is in document order.
         for i in elements.indices where elements[i].parent >= 0 {
-            all[next[elements[i].parent]] = i
+            all[next[elements[i].parent]] = Int32(i)
             next[elements[i].parent] += 1
         }
-        for i in elements.indices where start[i + 1] > start[i] { elements[i].children = all[start[i]..<start[i + 1]] }
+        let storage = XMLChildStorage(all)
+        for i in elements.indices where start[i + 1] > start[i] { elements[i].children = XMLChildList(storage, start[i]..<start[i + 1]) }
     }
 
     /// Gives each element its attributes, as parts of the one array of them.
@@ -158,6 +163,11 @@ struct XMLTreeBuilder {
         markups = [:]
     }
 
+    /// The most elements a tree holds, whatever the limits say: an element's parent and children
+    /// are 32-bit indices (``XMLElementNode``). A document that big would need some 190 GB of
+    /// memory for its tree.
+    static let elementCap = Int(Int32.max)
+
     /// Checks the limits at a start tag; the depth counts the element itself (the root is 1).
     private mutating func checkLimits(isState: Bool) throws(SCXMLError) {
         elementCount += 1
@@ -165,8 +175,8 @@ struct XMLTreeBuilder {
         let exceeded: (SCXMLLimit, Int)
         if scanner.depth > limits.maximumNestingDepth {
             exceeded = (.nestingDepth, limits.maximumNestingDepth)
-        } else if elementCount > limits.maximumElements {
-            exceeded = (.elements, limits.maximumElements)
+        } else if elementCount > min(limits.maximumElements, Self.elementCap) {
+            exceeded = (.elements, min(limits.maximumElements, Self.elementCap))
         } else if stateCount > limits.maximumStates {
             exceeded = (.states, limits.maximumStates)
         } else {

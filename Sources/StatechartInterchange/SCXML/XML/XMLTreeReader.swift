@@ -4,23 +4,41 @@ import Statechart
 /// One SCXML-namespace element of a document, as read. Elements of other namespaces (and
 /// everything inside them) are dropped while reading.
 struct XMLElementNode: Sendable {
+    // The fields are ordered largest first, and the location and the parent held in 32 bits, so
+    // that an element takes 88 bytes instead of 120: a 1,000,000-state document has some three
+    // million (peak memory, issue 16).
     /// The local name (`state`, `transition`…).
     var name: String
-    /// What the name is in SCXML, `nil` for a name SCXML does not have.
-    var kind: SCXMLElementKind?
     /// Attributes in no namespace (or explicitly in the SCXML namespace), by local name.
     var attributes: XMLAttributes
-    /// Where the start tag begins.
-    var location: SourceLocation
-    /// The parent's index, -1 for the root.
-    var parent: Int
     /// Child element indices in document order: a part of one array of the children of every
     /// element (``XMLTreeBuilder``), so an element's list costs no allocation of its own.
-    var children: ArraySlice<Int> = []
+    var children = XMLChildList()
     /// The element's text and markup, when it has either: boxed, so that the many elements that
     /// have neither pay one word for them instead of two strings (an element was 144 bytes, and
     /// a 1,000,000-state document has some three million).
     var content: XMLElementContent?
+    private let line: Int32
+    private let column: Int32
+    private let parentIndex: Int32
+    /// What the name is in SCXML, `nil` for a name SCXML does not have.
+    var kind: SCXMLElementKind?
+
+    /// An element without children or content. A line or column past 2,147,483,647 is recorded
+    /// as that; the parent is an element index, which the tree builder keeps below it.
+    init(name: String, kind: SCXMLElementKind?, attributes: XMLAttributes, location: SourceLocation, parent: Int) {
+        self.name = name
+        self.kind = kind
+        self.attributes = attributes
+        self.line = Int32(clamping: location.line)
+        self.column = Int32(clamping: location.column)
+        self.parentIndex = Int32(clamping: parent)
+    }
+
+    /// Where the start tag begins.
+    var location: SourceLocation { SourceLocation(line: Int(line), column: Int(column)) }
+    /// The parent's index, -1 for the root.
+    var parent: Int { Int(parentIndex) }
 
     /// The text inside an element that takes text (``SCXMLSchema/textElements``: `<script>`,
     /// `<data>`, `<assign>`, `<content>`), as written; empty for the others, which refuse text.
@@ -29,6 +47,45 @@ struct XMLElementNode: Sendable {
     /// `<content>`, `<assign>`, `<data>`), as XML text with their namespaces declared: an SCXML
     /// document to invoke, or an XML value. Never part of ``XMLTree/elements``.
     var markup: String { content?.markup ?? "" }
+}
+
+/// The children of one element (``XMLElementNode/children``), as element indices: a part of
+/// the one array of every element's children, held as a reference and two 32-bit bounds — 16
+/// bytes, where an array slice of it took 32.
+struct XMLChildList: RandomAccessCollection, Sendable {
+    private let storage: XMLChildStorage?
+    private let start: Int32
+    private let end: Int32
+
+    /// No children.
+    init() {
+        storage = nil
+        start = 0
+        end = 0
+    }
+
+    /// The children `storage.indices[range]`; the tree builder keeps every index and bound below
+    /// `Int32.max` (it refuses a document of more elements).
+    init(_ storage: XMLChildStorage, _ range: Range<Int>) {
+        self.storage = storage
+        start = Int32(range.lowerBound)
+        end = Int32(range.upperBound)
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { Int(end &- start) }
+
+    subscript(position: Int) -> Int {
+        precondition(position >= 0 && position < endIndex, "child index out of range")
+        return Int(storage!.indices[Int(start) + position])
+    }
+}
+
+/// The children of every element of a tree, one list after another (``XMLChildList``).
+final class XMLChildStorage: Sendable {
+    let indices: [Int32]
+
+    init(_ indices: [Int32]) { self.indices = indices }
 }
 
 /// The text and markup of an element that has either (``XMLElementNode/content``). Set once,
