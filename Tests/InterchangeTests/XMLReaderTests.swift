@@ -81,6 +81,19 @@ struct XMLReaderTests {
         ])
     }
 
+    @Test("children and parents read back as written, from the tree's one list, in 88 bytes an element")
+    func childrenAndParents() throws {
+        let t = try tree(
+            "<scxml \(Self.ns)><state id=\"a\"><state id=\"a1\"/><state id=\"a2\"><final id=\"x\"/></state></state>"
+                + "<state id=\"b\"/><final id=\"f\"/></scxml>")
+        #expect(t.elements.map(\.parent) == [-1, 0, 1, 1, 3, 0, 0])
+        #expect(t.elements.map { Array($0.children) } == [[1, 5, 6], [2, 3], [], [4], [], [], []])
+        #expect(t.elements[0].children.reversed() == [6, 5, 1])
+        #expect(t.elements[3].children.first == 4 && t.elements[2].children.isEmpty)
+        // Issue 16, "Memory": a 1,000,000-state document has some three million elements.
+        #expect(MemoryLayout<XMLElementNode>.stride <= 88)
+    }
+
     @Test func namespacesDecideWhatIsSCXML() throws {
         let xml = """
             <s:scxml xmlns:s="http://www.w3.org/2005/07/scxml" xmlns:x="urn:x">
