@@ -11,7 +11,10 @@ import StatechartInterchange
 //                                         handWrittenActions, innermost, bubbleToTop,
 //                                         parallel, history, scale10, scale100000, async,
 //                                         and the SCXML data-model charts by their names:
-//                                         guardTrue, guardFalse, noGuard, assign, nullDataModel
+//                                         guardTrue, guardFalse, noGuard, assign, nullDataModel,
+//                                         observable (`ObservableStateMachine.send` on the main
+//                                         actor: the runtimes' driver, with its clock, measured
+//                                         without a task switch, which valgrind can follow)
 //
 // `asyncTask` and `actorTask` send from a task outside the actor, as `Async.send` and
 // `Async.handWrittenActor` of the benchmark package do: for timing the whole process and for
@@ -66,7 +69,9 @@ case "async":
     for i in 0..<count { try await machine.send(events[i & 3]) }
     keep(machine)
 default:
-    if let variant = DataModelChart(rawValue: which) {
+    if which == "observable" {
+        try sendToObservableMachine(count)
+    } else if let variant = DataModelChart(rawValue: which) {
         try sendToDataModelChart(variant, count)
     } else {
         try await runTaskCase(which, count)
@@ -87,6 +92,15 @@ default:
     var machine = HandWrittenOrderWithActions()
     let events = orderCycle
     for i in 0..<count { keep(machine.send(events[i & 3])) }
+    keep(machine)
+}
+
+/// The driver's send (catching up with a `ContinuousClock`, then the machine's step) without the
+/// actor hop of `AsyncStateMachine`: the same `MachineDriver.sendNow` the async send calls.
+@MainActor @inline(never) func sendToObservableMachine(_ count: Int) throws {
+    let machine = try ObservableStateMachine(flatOrderMachine(), context: ())
+    let events = orderCycle
+    for i in 0..<count { try machine.send(events[i & 3]) }
     keep(machine)
 }
 

@@ -163,9 +163,20 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// fires no delayed send is the interpreter's alone (``MachineInput/timePassed(_:)`` logs and
     /// shows nothing for it), so it goes there directly: through ``advance(by:)``'s input it cost
     /// an uncontended `AsyncStateMachine.send` about 18 ns.
+    ///
+    /// With no delayed send pending, nothing can fall due: the time is set and nothing else runs
+    /// (what ``ChartInstance/advance(by:)`` does then, without its call, its loop and its
+    /// arithmetic on 128-bit durations — an uncontended `AsyncStateMachine.send` catches up before
+    /// every event).
     @inlinable
     mutating func catchUp(toElapsed elapsed: Duration) throws(MachineError) {
         guard elapsed > core.now else { return }
+        if core.nextDueTime == nil {
+            core.machineTime = elapsed
+            core.assertInvariants()
+            try core.throwFailures()
+            return
+        }
         let duration = elapsed - core.now
         // A finished interpreter is not running: its `advance(by:)` moves the time and fires nothing.
         if !isFinished && core.firesDelayedSend(within: duration) {
