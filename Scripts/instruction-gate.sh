@@ -21,8 +21,10 @@ tolerance="${INSTRUCTION_GATE_TOLERANCE:-4}"
 events=20000
 # The cases of Benchmarks/Sources/InstructionCounts/main.swift that are deterministic under
 # callgrind: `async` is left out (its counts depend on thread scheduling) and `scale100000`
-# (building the chart under valgrind takes minutes; `scale10` walks the same code).
-cases=(handWritten flat handWrittenActions flatActions innermost bubbleToTop parallel history scale10 nullDataModel noGuard guardTrue guardFalse assign)
+# (building the chart under valgrind takes minutes; `scale10` walks the same code). `observable`
+# sends through the runtimes' driver (the clock's catch-up and all) on the main actor, without a
+# thread switch.
+cases=(handWritten flat handWrittenActions flatActions innermost bubbleToTop parallel history scale10 nullDataModel noGuard guardTrue guardFalse assign observable)
 
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "instruction-gate: installing valgrind"

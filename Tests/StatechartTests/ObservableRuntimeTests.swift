@@ -36,6 +36,34 @@ struct ObservableRuntimeTests {
         #expect(model.now == .seconds(30))
     }
 
+    @Test("R56, R61: a synchronous send tells the readers of every property")
+    func sendTellsEveryReader() async throws {
+        let machine = Machine<Job, JobEvent, JobLog>(initial: .idle) {
+            When(.idle) { On(.start, to: .loading) }
+            When(.loading) { On(.start, to: .idle) }
+        }
+        let model = try ObservableStateMachine(machine, context: JobLog(), clock: ManualClock())
+        let readers: [(String, () -> Void)] = [
+            ("state", { _ = model.state }), ("activeStateIDs", { _ = model.activeStateIDs }),
+            ("context", { _ = model.context }), ("now", { _ = model.now }),
+            ("isActive", { _ = model.isActive(Job.loading) }), ("canSend", { _ = model.canSend(.start) }),
+            ("machine", { _ = model.machine }),
+        ]
+        for (name, read) in readers {
+            let changed = try await changes(read) { try model.send(.start) }
+            #expect(changed, "\(name)")
+        }
+        #expect(model.state == .loading)  // seven sends
+        // Nothing is told before the send, and a reader is told once per registration.
+        final class Count: @unchecked Sendable { var value = 0 }
+        let count = Count()
+        withObservationTracking({ _ = model.state }) { count.value += 1 }
+        #expect(count.value == 0)
+        try model.send(.start)
+        try model.send(.start)
+        #expect(count.value == 1)
+    }
+
     @Test("R61: invoked Work starts in the initial state and its result is delivered on the main actor")
     func invokedWork() async throws {
         let machine = Machine<Job, JobEvent, JobLog>(initial: .loading) {

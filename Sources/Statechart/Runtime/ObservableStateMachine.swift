@@ -1,6 +1,6 @@
 import Observation
 
-/// A statechart for SwiftUI: an `@Observable` model on the main actor whose properties change
+/// A statechart for SwiftUI: an `Observable` model on the main actor whose properties change
 /// after every operation, so views that read them update (rules R56, R61).
 ///
 /// It drives its machine like ``AsyncStateMachine`` — with the same driver: an injected clock fires
@@ -18,12 +18,20 @@ import Observation
 /// }
 /// ```
 @MainActor
-@Observable
-public final class ObservableStateMachine<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable> {
+public final class ObservableStateMachine<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>:
+    Observable
+{
     /// The clock, the work and the middleware (shared with ``AsyncStateMachine``).
-    @ObservationIgnored let driver: MachineDriver<State, Event, Context>
-    /// Bumped after every operation: what observers of the model's properties track.
-    var version = 0
+    let driver: MachineDriver<State, Event, Context>
+    /// Bumped after every operation: what observers of the model's properties track, through
+    /// ``observeVersion()`` and ``bumpVersion()``.
+    private var version = 0
+    // Observation written out rather than by the `@Observable` macro: its accessors spell the key
+    // path `\.version` at every read and every change, and a key path into a generic class is
+    // instantiated at run time — its type demangled, about 50,000 instructions, once per send and
+    // once per property a view reads. Made once here, it is looked up, not built.
+    private let registrar = ObservationRegistrar()
+    private let versionKey: KeyPath<ObservableStateMachine, Int> = \.version
 
     /// Compiles and starts a machine on a clock (a `ContinuousClock` by default). What follows the
     /// start — the initial state's ``Work``, its timers — begins on the main actor right after.
@@ -68,7 +76,17 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     /// Runs, on the main actor, what a task of the driver asks; observers see the result.
     func handle(_ call: DriverCall<Event>) async {
         await driver.handle(call)
-        version &+= 1
+        bumpVersion()
+    }
+
+    /// Tells observation that the model's state was read (every property reads it through here).
+    private func observeVersion() {
+        registrar.access(self, keyPath: versionKey)
+    }
+
+    /// Tells observers that the model's state changed: after every operation.
+    func bumpVersion() {
+        registrar.withMutation(of: self, keyPath: versionKey) { version &+= 1 }
     }
 
     // MARK: - Reading
@@ -84,7 +102,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     }
     /// The driver's machine, read for the model's own properties (observed, not copied out).
     private var observed: StateMachine<State, Event, Context> {
-        _ = version
+        observeVersion()
         return driver.machine
     }
     /// The active top-level state.
@@ -151,13 +169,13 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     /// Ends a synchronous operation: what follows it runs now, or — when it queued work — in a task
     /// that keeps holding the machine until the work is done.
     func finishNow(followUp: Bool, from: [ChartStateID]?, event: Event?) {
-        defer { version &+= 1 }
+        defer { bumpVersion() }
         guard followUp || driver.timerTask != nil else { return driver.release() }
         guard driver.machine.core.pendingWork.isEmpty else {
             Task {
                 await driver.afterOperation(from: from, event: event)
                 driver.release()
-                version &+= 1
+                bumpVersion()
             }
             return
         }
@@ -177,7 +195,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
         await driver.acquire()
         defer {
             driver.release()
-            version &+= 1
+            bumpVersion()
         }
         try await driver.sendHeld(event)
     }
@@ -193,7 +211,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
         await driver.acquire()
         defer {
             driver.release()
-            version &+= 1
+            bumpVersion()
         }
         return try await driver.operationHeld(body)
     }
