@@ -101,7 +101,7 @@ struct XMLKnownNameTests {
         }
     }
 
-    @Test("bytes and end tags are counted sixteen at a time as one at a time, at every length and offset")
+    @Test("bytes and end tags are counted sixteen at a time as one at a time, at lengths around the vector and block boundaries")
     func byteCount() {
         var generator = SystemRandomNumberGenerator()
         // Mostly the bytes counted, so that lanes pass 255 within a long buffer, and `</` pairs
@@ -123,11 +123,16 @@ struct XMLKnownNameTests {
             let counted = XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "<"), firstThen: UInt8(ascii: "<"), in: $0)
             #expect(counted == (5_000, 5_000, 4_999))
         }
-        // A pair split by the buffer's end is not one: the byte after the buffer is not read.
-        let cut: [UInt8] = Array(repeating: UInt8(ascii: "a"), count: 16) + [UInt8(ascii: "<"), UInt8(ascii: "/")]
-        cut.withUnsafeBufferPointer { all in
-            let part = UnsafeBufferPointer(rebasing: all[0..<17])
-            #expect(XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "="), firstThen: UInt8(ascii: "/"), in: part) == (1, 0, 0))
+        // A pair split by the buffer's end is not one: the byte after the buffer is not read,
+        // whether the buffer's last `<` ends a vector (16, 32 bytes) or the bytes left after it.
+        for length in [16, 17, 32, 33] {
+            var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length + 1)
+            bytes[length - 1] = UInt8(ascii: "<")
+            bytes[length] = UInt8(ascii: "/")
+            bytes.withUnsafeBufferPointer { all in
+                let part = UnsafeBufferPointer(rebasing: all[0..<length])
+                #expect(XMLByteCount.count(UInt8(ascii: "<"), UInt8(ascii: "="), firstThen: UInt8(ascii: "/"), in: part) == (1, 0, 0), "\(length)")
+            }
         }
     }
 

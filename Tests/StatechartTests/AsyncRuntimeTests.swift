@@ -227,7 +227,7 @@ actor TestLog {
 @Suite("Observation")
 @MainActor
 struct ObservationTests {
-    @Test("R56: the @Observable model reports changes to observers of its state")
+    @Test("R56: the Observable model reports changes to observers of its state")
     func observable() throws {
         let model = try ObservableStateMachine(orderMachine(), context: OrderLog())
         final class Flag: @unchecked Sendable { var changed = false }

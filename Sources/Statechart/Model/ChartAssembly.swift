@@ -16,6 +16,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
     /// Built last, from the blocks above (``ClosureBlocks``); the chart takes it over.
     @usableFromInline var closures: ClosureBlocks<Event, Context>
 
+    /// Attaches the definition's events, guards, actions and invoked work to the compiled structure.
     ///
     /// The definition is consumed, and what has been read of it released as the assembly goes:
     /// the outline's transitions at once (the compiler has read them), the declared transitions

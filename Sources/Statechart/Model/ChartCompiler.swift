@@ -2,15 +2,16 @@ extension Chart {
     /// Compiles a definition: numbers states in document order, resolves every id, checks the
     /// structure, and precomputes transition domains and per-state candidate lists.
     ///
+    /// The definition is consumed: pass it with `consume` (or as its last use) and compiling
+    /// releases it as it goes, so that a large chart's definition and its compiled tables are not
+    /// held at once. A caller that goes on using its definition keeps it: it is copied.
+    ///
     /// - Throws: ``ChartError`` naming the first problem found (and its location, when known).
     // Inlinable so that the one generic pass (``ChartAssembly``) is specialized for the caller's
-    // `Event` and `Context`; the compiler itself is not generic.
+    // `Event` and `Context`; the compiler itself is not generic. Once the assembly has read what it
+    // needs, the declarations and the compiler's copy of their outline are released before the
+    // chart's tables are made (peak memory, issue 16).
     @inlinable
-    //
-    // The definition is consumed: once the assembly has taken what it needs, the declarations
-    // and the compiler's copy of their outline are released before the chart's tables are made,
-    // so that a large chart's definition and its compiled tables are not held at once (peak
-    // memory, issue 16). A caller that goes on using its definition keeps it: it is copied.
     public convenience init(_ definition: consuming ChartDefinition<Event, Context>) throws(ChartError) {
         let name = definition.name
         let eventName = definition.eventName
@@ -20,7 +21,7 @@ extension Chart {
         // releases its parts as it has read them.
         compiler.releaseOutline()
         let assembly = ChartAssembly(consume definition, compiler)
-        self.init(compiled: compiler, assembly: assembly, name: name, eventName: eventName)
+        self.init(compiled: consume compiler, assembly: consume assembly, name: name, eventName: eventName)
     }
 }
 
@@ -92,7 +93,7 @@ struct ChartCompiler {
     }
 
     /// Drops the compiler's reference to the definition's outline once nothing reads it (after
-    /// the assembly): with the definition's own, its arrays are freed before the chart is built.
+    /// compiling): with the definition's own, its arrays are freed before the chart is built.
     @usableFromInline
     mutating func releaseOutline() {
         outline = DefinitionOutline()

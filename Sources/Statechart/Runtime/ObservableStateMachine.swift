@@ -85,7 +85,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     }
 
     /// Tells observers that the model's state changed: after every operation.
-    func bumpVersion() {
+    private func bumpVersion() {
         registrar.withMutation(of: self, keyPath: versionKey) { version &+= 1 }
     }
 

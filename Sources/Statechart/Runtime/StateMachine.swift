@@ -164,10 +164,10 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// shows nothing for it), so it goes there directly: through ``advance(by:)``'s input it cost
     /// an uncontended `AsyncStateMachine.send` about 18 ns.
     ///
-    /// With no delayed send pending, nothing can fall due: the time is set and nothing else runs
-    /// (what ``ChartInstance/advance(by:)`` does then, without its call, its loop and its
-    /// arithmetic on 128-bit durations — an uncontended `AsyncStateMachine.send` catches up before
-    /// every event).
+    /// With no delayed send pending, nothing can fall due: the time is set, and the invariants and
+    /// failures checked, as ``ChartInstance/advance(by:)`` ends — without its call, its loop and
+    /// its arithmetic on 128-bit durations (an uncontended `AsyncStateMachine.send` catches up
+    /// before every event).
     @inlinable
     mutating func catchUp(toElapsed elapsed: Duration) throws(MachineError) {
         guard elapsed > core.now else { return }

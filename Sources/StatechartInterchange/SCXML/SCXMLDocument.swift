@@ -80,7 +80,7 @@ public enum SCXMLDocument {
         // The tree and the builder are gone before compiling: the peak holds the definition and
         // the chart, not the document's tree too. An error re-reads the tree to name its element.
         let definition = try SCXMLDocument.definition(data: data, name: name, options: options)
-        return try compile(definition) { () throws(SCXMLError) in try XMLTreeReader.read(data, limits: options.limits) }
+        return try compile(consume definition) { () throws(SCXMLError) in try XMLTreeReader.read(data, limits: options.limits) }
     }
 
     /// Loads a document from a string.
