@@ -224,7 +224,6 @@ extension ChartInstance {
         for e in state.externalQueue { externalQueue.append(e) }
         if !keepingClock {
             machineTime = state.now
-            scope.machineTime = state.now
         }
         timers.removeAll()
         schedule(state.sends)

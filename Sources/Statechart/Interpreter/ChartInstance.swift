@@ -196,12 +196,18 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         while isRunning, let first = extras?.timers.first, first.due <= target {
             timers.removeFirst()
             machineTime = first.due
-            scope.machineTime = now
             externalQueue.append(first.event)
             processExternalQueue()
         }
-        machineTime = target
-        scope.machineTime = now
+        try settle(at: target)
+    }
+
+    /// Moves the time to `time` once nothing falls due before it, then checks the invariants and
+    /// reports what failed. The end of ``advance(by:)``, and all of a runtime's catch-up when no
+    /// delayed send is pending (one place, so the two cannot drift apart).
+    @inlinable @inline(__always)
+    mutating func settle(at time: Duration) throws(MachineError) {
+        machineTime = time
         assertInvariants()
         try throwFailures()
     }

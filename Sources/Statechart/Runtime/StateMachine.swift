@@ -165,16 +165,15 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// an uncontended `AsyncStateMachine.send` about 18 ns.
     ///
     /// With no delayed send pending, nothing can fall due: the time is set, and the invariants and
-    /// failures checked, as ``ChartInstance/advance(by:)`` ends — without its call, its loop and
+    /// failures checked, by the same ``ChartInstance/settle(at:)`` that ends
+    /// ``ChartInstance/advance(by:)`` — without its call, its loop and
     /// its arithmetic on 128-bit durations (an uncontended `AsyncStateMachine.send` catches up
     /// before every event).
     @inlinable
     mutating func catchUp(toElapsed elapsed: Duration) throws(MachineError) {
         guard elapsed > core.now else { return }
         if core.nextDueTime == nil {
-            core.machineTime = elapsed
-            core.assertInvariants()
-            try core.throwFailures()
+            try core.settle(at: elapsed)
             return
         }
         let duration = elapsed - core.now

@@ -29,6 +29,8 @@ struct XMLTreeBuilder {
     /// Elements started so far (every namespace), and state elements among them.
     private var elementCount = 0
     private var stateCount = 0
+    /// The most elements this tree takes: the limit, or ``elementCap`` if that is lower.
+    private let elementLimit: Int
     /// The known element and attribute names, copied out of their globals once (see ``XMLNameTable``).
     private let elementNames = SCXMLElementKind.table
     private let attributeNames = SCXMLAttributeName.table
@@ -38,6 +40,7 @@ struct XMLTreeBuilder {
     init(scanner: XMLScanner, limits: SCXMLLimits) {
         self.scanner = scanner
         self.limits = limits
+        self.elementLimit = min(limits.maximumElements, Self.elementCap)
         // Room for every element and attribute the document can have, from its `<` bytes that
         // begin no end tag and its `=` bytes (a start tag has one such `<`, an attribute one `=`;
         // comments, instructions and other `=` make it an upper bound). Grown as they were read,
@@ -175,8 +178,8 @@ struct XMLTreeBuilder {
         let exceeded: (SCXMLLimit, Int)
         if scanner.depth > limits.maximumNestingDepth {
             exceeded = (.nestingDepth, limits.maximumNestingDepth)
-        } else if elementCount > min(limits.maximumElements, Self.elementCap) {
-            exceeded = (.elements, min(limits.maximumElements, Self.elementCap))
+        } else if elementCount > elementLimit {
+            exceeded = (.elements, elementLimit)
         } else if stateCount > limits.maximumStates {
             exceeded = (.states, limits.maximumStates)
         } else {
