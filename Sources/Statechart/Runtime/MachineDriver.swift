@@ -225,7 +225,9 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
             do { followUp = try steps.catchUpAndSend(&machine, event, clock.elapsed(), &clockError) } catch {
                 sendError = error
             }
-            if let error = clockError { failures.append("\(error)") }
+            // Consumed, not bound: bound, the optional was destroyed at the end of the scope
+            // through its value witness, nil or not (about 65 instructions per send).
+            if let error = consume clockError { failures.append("\(error)") }
             return SentEvent(error: sendError, from: nil, followUp: followUp || timerTask != nil)
         }
         let from = catchUpForOperation()

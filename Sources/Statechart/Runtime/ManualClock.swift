@@ -112,14 +112,20 @@ package struct ClockDriver: Sendable {
 
     package init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let start = clock.now
-        if let continuous = clock as? ContinuousClock, let origin = start as? ContinuousClock.Instant {
+        if clock is ContinuousClock, let origin = start as? ContinuousClock.Instant {
             // The default clock, read at every operation: a closure compiled for it, not one
             // that goes through `Clock`'s witnesses (about 6 % of an uncontended send).
-            elapsed = { origin.duration(to: continuous.now) }
+            elapsed = Self.elapsed(since: origin)
         } else {
             elapsed = { start.duration(to: clock.now) }
         }
         sleepUntilElapsed = { d in try await clock.sleep(until: start.advanced(by: d), tolerance: nil) }
         manual = clock as? ManualClock
+    }
+
+    /// The default clock's reading, made outside the generic initializer: a closure made inside it
+    /// carries its generic context and looked up `ContinuousClock`'s metadata at every call.
+    private static func elapsed(since origin: ContinuousClock.Instant) -> @Sendable () -> Duration {
+        { origin.duration(to: .now) }
     }
 }

@@ -25,13 +25,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     let driver: MachineDriver<State, Event, Context>
     /// Bumped after every operation: what observers of the model's properties track, through
     /// ``observeVersion()`` and ``bumpVersion()``.
-    private var version = 0
-    // Observation written out rather than by the `@Observable` macro: its accessors spell the key
-    // path `\.version` at every read and every change, and a key path into a generic class is
-    // instantiated at run time — its type demangled, about 50,000 instructions, once per send and
-    // once per property a view reads. Made once here, it is looked up, not built.
-    private let registrar = ObservationRegistrar()
-    private let versionKey: KeyPath<ObservableStateMachine, Int> = \.version
+    private let version = ObservedVersion()
 
     /// Compiles and starts a machine on a clock (a `ContinuousClock` by default). What follows the
     /// start — the initial state's ``Work``, its timers — begins on the main actor right after.
@@ -70,7 +64,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
         // What follows the start (invoked work, timers) is an operation like any other; failures of
         // work the start queued are reported to the next operation.
         driver.busy = true
-        finishNow(followUp: true, from: nil, event: nil)
+        finishNow(from: nil, event: nil)
     }
 
     /// Runs, on the main actor, what a task of the driver asks; observers see the result.
@@ -81,12 +75,12 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
 
     /// Tells observation that the model's state was read (every property reads it through here).
     private func observeVersion() {
-        registrar.access(self, keyPath: versionKey)
+        version.access()
     }
 
     /// Tells observers that the model's state changed: after every operation.
     private func bumpVersion() {
-        registrar.withMutation(of: self, keyPath: versionKey) { version &+= 1 }
+        version.bump()
     }
 
     // MARK: - Reading
@@ -134,7 +128,12 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
             return
         }
         let step = driver.sendNow(event)
-        finishNow(followUp: step.followUp, from: step.from, event: event)
+        if step.followUp {
+            follow(step, of: event)
+        } else {
+            driver.release()
+            bumpVersion()
+        }
         if let error = step.error { throw error }
         try driver.throwFailures()
     }
@@ -161,16 +160,23 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
         let from = driver.catchUpForOperation()
         var failure: MachineError?
         do { try body(&driver.machine) } catch { failure = error }
-        finishNow(followUp: true, from: from, event: nil)
+        finishNow(from: from, event: nil)
         if let failure { throw failure }
         try driver.throwFailures()
     }
 
+    /// What follows a send that has anything to follow. Out of line, and reached only then: making
+    /// the `Event?` that ``finishNow(from:event:)`` takes looks up `Optional<Event>`'s metadata
+    /// (about 325 instructions), which the caller did at every send when it made it itself.
+    @inline(never)
+    private func follow(_ step: SentEvent, of event: Event) {
+        finishNow(from: step.from, event: event)
+    }
+
     /// Ends a synchronous operation: what follows it runs now, or — when it queued work — in a task
     /// that keeps holding the machine until the work is done.
-    func finishNow(followUp: Bool, from: [ChartStateID]?, event: Event?) {
+    func finishNow(from: [ChartStateID]?, event: Event?) {
         defer { bumpVersion() }
-        guard followUp || driver.timerTask != nil else { return driver.release() }
         guard driver.machine.core.pendingWork.isEmpty else {
             Task {
                 await driver.afterOperation(from: from, event: event)
@@ -239,4 +245,29 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
 
     /// Removes a handler registered with ``onFailedSend(_:)``.
     public func removeFailedSendHandler(_ token: ObserverToken) { driver.machine.removeFailedSendHandler(token) }
+}
+
+/// The one observed property of an ``ObservableStateMachine``: a counter bumped after every
+/// operation, which every property of the model reads.
+///
+/// Observation written out rather than by the `@Observable` macro, and in a class of its own that
+/// is neither generic nor isolated, because each of those cost every send and every read: the
+/// macro's accessors spell the key path at each use, and a key path into a generic class is
+/// instantiated at run time (its type demangled, about 50,000 instructions); the registrar's calls
+/// into a generic subject looked up its `Observable` witness table (about 100); and the mutation's
+/// closure, isolated to the main actor, checked the executor it ran on (about 110). Observers
+/// track registrars, not subjects, so reading the model registers the same dependency as before.
+final class ObservedVersion: Observable {
+    @exclusivity(unchecked) private var value = 0
+    private let registrar = ObservationRegistrar()
+    /// Made once: spelled at each use, the key path was fetched from the runtime each time.
+    private static let valueKey: any KeyPath<ObservedVersion, Int> & Sendable = \.value
+
+    func access() {
+        registrar.access(self, keyPath: Self.valueKey)
+    }
+
+    func bump() {
+        registrar.withMutation(of: self, keyPath: Self.valueKey) { value &+= 1 }
+    }
 }
