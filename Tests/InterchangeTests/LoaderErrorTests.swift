@@ -166,6 +166,40 @@ struct LoaderErrorTests {
         #expect(error.description.contains("nowhere"))
     }
 
+    @Test func aFileThatDoesNotCompileIsReadAgainToNameTheElement() throws {
+        // `load(contentsOf:)` releases the file's bytes once their tree is read, and reads the
+        // file again for the element an error points at.
+        let xml = document("<state id=\"a\">\n  <transition event=\"t\" target=\"nowhere\"/>\n</state>")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reread-\(UUID().uuidString).scxml")
+        try Data(xml.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect {
+            try SCXMLDocument.load(contentsOf: url)
+        } throws: { error in
+            (error as? SCXMLError) == loadError(xml) && (error as? SCXMLError)?.element == "transition"
+        }
+        // Read again only if the file still has the loaded bytes: changed, it names no element.
+        let fingerprint = DocumentFingerprint(Data(xml.utf8))
+        #expect(try SCXMLDocument.treeAgain(url, as: fingerprint, limits: .default)?.elements[2].name == "transition")
+        try Data(xml.replacingOccurrences(of: "nowhere", with: "elsewhere").utf8).write(to: url)
+        #expect(try SCXMLDocument.treeAgain(url, as: fingerprint, limits: .default) == nil)
+        try? FileManager.default.removeItem(at: url)
+        #expect(try SCXMLDocument.treeAgain(url, as: fingerprint, limits: .default) == nil)
+    }
+
+    @Test func fingerprintsTellEveryByteAndTheSize() {
+        let bytes = Array("<scxml version=\"1.0\"><state id=\"a\"/></scxml>\n".utf8)  // not a multiple of 8
+        let original = DocumentFingerprint(Data(bytes))
+        #expect(DocumentFingerprint(Data(bytes)) == original)
+        for i in [0, 7, 8, bytes.count / 2, bytes.count - 1] {
+            var changed = bytes
+            changed[i] ^= 0x20
+            #expect(DocumentFingerprint(Data(changed)) != original, "byte \(i)")
+        }
+        #expect(DocumentFingerprint(Data(bytes.dropLast())) != original)
+        #expect(DocumentFingerprint(Data(bytes + [0])) != original)
+    }
+
     @Test func aMultiLineStartTagIsReportedAtItsFirstLine() {
         let xml = document("<state id=\"a\">\n  <transition\n      event=\"t\"\n      target=\"nowhere\"/>\n</state>")
         #expect(loadError(xml)?.line == 3)

@@ -57,6 +57,10 @@ public typealias SCXMLChart = Chart<SCXMLEvent, SCXMLContext>
 public enum SCXMLDocument {
     /// Loads a document from a file. The chart is named by the `name` attribute, or else the file name.
     ///
+    /// The file's bytes are released once they are parsed, so a large document is not held while
+    /// its chart is built. A chart that does not compile reads the file again to name the element
+    /// its error points at; if the file changed meanwhile, the error names none.
+    ///
     /// - Parameters:
     ///   - url: The file.
     ///   - options: How to load it; its limits bound what is read (the file is never read beyond
@@ -65,7 +69,27 @@ public enum SCXMLDocument {
         -> SCXMLChart
     {
         let data = try read(url, limit: options.limits.maximumFileSize)
-        return try load(data: data, name: url.deletingPathExtension().lastPathComponent, options: options.relative(to: url))
+        let fingerprint = DocumentFingerprint(data)
+        let options = options.relative(to: url)
+        // The file's bytes are released as soon as its tree is read, rather than held, as
+        // `load(data:)` must hold its caller's, until the chart is compiled: for a large document
+        // they were a tenth of the peak. A chart that does not compile reads the file again to
+        // name the element the error points at, if the file still has the bytes that were loaded.
+        let definition = try definition(
+            consuming: consume data, name: url.deletingPathExtension().lastPathComponent, options: options)
+        return try compile(consume definition) { () throws(SCXMLError) -> XMLTree? in
+            try treeAgain(url, as: fingerprint, limits: options.limits)
+        }
+    }
+
+    /// The tree of the file at `url` read again, or `nil` when the file no longer has the bytes
+    /// that were loaded (`fingerprint`), or cannot be read.
+    static func treeAgain(_ url: URL, as fingerprint: DocumentFingerprint, limits: SCXMLLimits) throws(SCXMLError)
+        -> XMLTree?
+    {
+        guard let again = try? read(url, limit: limits.maximumFileSize), DocumentFingerprint(again) == fingerprint
+        else { return nil }
+        return try XMLTreeReader.read(again, limits: limits)
     }
 
     /// Loads a document from UTF-8 data.
@@ -146,9 +170,10 @@ public enum SCXMLDocument {
     /// error points at.
     ///
     /// The definition is consumed, so that compiling releases it before building the chart's
-    /// tables (``Chart/init(_:)``).
+    /// tables (``Chart/init(_:)``). `readTree` returns `nil` when the document cannot be read
+    /// again as it was loaded (a file changed since): the error then names no element.
     private static func compile(
-        _ definition: consuming ChartDefinition<SCXMLEvent, SCXMLContext>, tree readTree: () throws(SCXMLError) -> XMLTree
+        _ definition: consuming ChartDefinition<SCXMLEvent, SCXMLContext>, tree readTree: () throws(SCXMLError) -> XMLTree?
     ) throws(SCXMLError) -> SCXMLChart {
         do {
             return try Chart(consume definition)
@@ -162,7 +187,9 @@ public enum SCXMLDocument {
             }
             // Name the element the error points at: states and transitions carry their tag's position;
             // an error without one is about the chart itself, so about <scxml> (rule R76).
-            let tree = try readTree()
+            guard let tree = try readTree() else {
+                throw .invalidChart(error, element: nil, line: error.location?.line)
+            }
             guard let location = error.location else {
                 throw .invalidChart(error, element: tree.elements[0].name, line: tree.elements[0].location.line)
             }
@@ -181,6 +208,15 @@ public enum SCXMLDocument {
         throws(SCXMLError) -> ChartDefinition<SCXMLEvent, SCXMLContext>
     {
         let tree = try XMLTreeReader.read(data, limits: options.limits)
+        var builder = SCXMLBuilder(tree: tree, options: options)
+        return try builder.build(defaultName: name)
+    }
+
+    /// ``definition(data:name:options:)`` of bytes it owns, released once their tree is read.
+    private static func definition(consuming data: consuming Data, name: String, options: SCXMLLoadOptions)
+        throws(SCXMLError) -> ChartDefinition<SCXMLEvent, SCXMLContext>
+    {
+        let tree = try XMLTreeReader.read(consume data, limits: options.limits)
         var builder = SCXMLBuilder(tree: tree, options: options)
         return try builder.build(defaultName: name)
     }
@@ -216,5 +252,30 @@ public enum SCXMLDocument {
     /// - Returns: The duration, or `nil` when the text is not a non-negative number followed by `ms` or `s`.
     public static func duration(fromDelay text: String) -> Duration? {
         try? SCXMLDelay.parse(text).get()
+    }
+}
+
+/// What tells a file read again from the one that was loaded: its size and a hash of its bytes
+/// (eight at a time, FNV-1a's constants), so that an error found after the bytes were released
+/// names the element of the document that was loaded, or none.
+struct DocumentFingerprint: Equatable {
+    let count: Int
+    let hash: UInt64
+
+    init(_ data: Data) {
+        count = data.count
+        hash = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> UInt64 in
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            var i = 0
+            while i + 8 <= bytes.count {
+                h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x100_0000_01b3
+                i += 8
+            }
+            while i < bytes.count {
+                h = (h ^ UInt64(bytes[i])) &* 0x100_0000_01b3
+                i += 1
+            }
+            return h
+        }
     }
 }
