@@ -210,6 +210,11 @@ struct LoaderTests {
         #expect(try configurations(SCXMLDocument.load(string: xml), ["t"]) == [["a"], ["end"]])
     }
 
+    @Test func builderItemsStaySmall() {
+        // Issue 16, "Memory": one item per element of the document, all alive at the loader's peak.
+        #expect(MemoryLayout<SCXMLBuilder.Item>.stride <= 40)
+    }
+
     @Test func loadingFromAFileUsesItsNameAndReportsMissingFiles() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("loader-\(UUID().uuidString).scxml")
         try Data(document("<state id=\"a\"/>").utf8).write(to: url)

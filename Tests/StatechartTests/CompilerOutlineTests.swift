@@ -125,4 +125,21 @@ struct CompilerOutlineTests {
         let own = chart.states[a1Index].transitionStart..<chart.states[a1Index].transitionEnd
         #expect(own.map { chart.transitions[Int($0)].targets.array } == [[4], [3]])
     }
+
+    @Test("a definition's per-state and per-transition records stay small; locations clamp to 32 bits")
+    func definitionRecordSizes() {
+        // Issue 16, "Memory": a 1,000,000-state document's definition holds these by the million,
+        // alive together with the document's tree at the loader's peak.
+        #expect(MemoryLayout<Statechart.SourceLocation?>.size <= 9)
+        #expect(MemoryLayout<TransitionDefinition<String, Void>>.stride <= 104)
+        #expect(MemoryLayout<TransitionOutline>.stride <= 56)
+        #expect(MemoryLayout<NodeOutline>.stride <= 88)
+        var location = Statechart.SourceLocation(line: 12, column: 7)
+        #expect(location.line == 12 && location.column == 7 && location.description == "line 12, column 7")
+        location.line = Int(UInt32.max) + 1
+        location.column = -3
+        #expect(location.line == Int(UInt32.max) && location.column == 0)
+        #expect(Statechart.SourceLocation(line: 3) == Statechart.SourceLocation(line: 3, column: 0))
+        #expect(Statechart.SourceLocation(line: 3) != Statechart.SourceLocation(line: 4))
+    }
 }

@@ -243,12 +243,13 @@ public struct TransitionDefinition<Event: Hashable & Sendable, Context>: Sendabl
     /// external event (rule R58). In every other microstep, and in a synchronous machine, the
     /// transition is not enabled.
     public var asyncGuard: (@Sendable (Context, Event) async -> Bool)?
-    /// External (default) or internal.
-    public var kind: TransitionKind
     /// The transition's own actions, run between the exits and the entries.
     public var actions: [Action<Event, Context>]
     /// Where it was declared.
     public var location: SourceLocation?
+    /// External (default) or internal. (Declared last: after the location's padding, the one
+    /// byte costs no word of its own.)
+    public var kind: TransitionKind
 
     /// Creates a transition.
     public init(

@@ -154,7 +154,7 @@ extension SCXMLBuilder {
         let elements = tree.elements
         var paths: [SCXMLElementPath?] = Array(repeating: nil, count: elements.count)
         func stateID(_ index: Int) -> String? {
-            if case .state(_, let id, _) = items[index] { return id }
+            if case .state(let id, _, _) = items[index] { return id }
             return nil
         }
         // Positions among siblings, counted in one pass (elements are in document order).
@@ -176,7 +176,7 @@ extension SCXMLBuilder {
             switch items[index] {
             case .root:
                 paths[index] = .root
-            case .state(_, let id, _):
+            case .state(let id, _, _):
                 paths[index] = .state(id)
             case .transition:
                 if case .initial = items[e.parent], let id = stateID(elements[e.parent].parent) {

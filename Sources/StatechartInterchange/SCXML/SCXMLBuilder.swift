@@ -10,21 +10,27 @@ import StatechartECMAScript
 struct SCXMLBuilder {
     typealias Definition = ChartDefinition<SCXMLEvent, SCXMLContext>
 
-    /// What an element became.
+    /// What an element became. An item per element of the document, all alive while the
+    /// definition is built, so kept small (40 bytes): an action is an index into ``actionList``
+    /// (inline, its 64 bytes made every item that large), and a state's one-byte kind comes last
+    /// in its payload, after the words.
     enum Item {
         case root(name: String?, initial: [String])
-        case state(kind: StateKind, id: String, initial: [String]?)
+        case state(id: String, initial: [String]?, kind: StateKind)
         case transition(events: [String]?, cond: Guard<SCXMLEvent, SCXMLContext>?, targets: [String], kind: TransitionKind)
         case initial
         case onEntry
         case onExit
-        case action(Action<SCXMLEvent, SCXMLContext>)
+        /// The element's action: ``actionList``'s element at this index.
+        case action(Int32)
         /// Data elements and content the step compiler reads (``SCXMLStepCompiler``).
         case other
     }
 
     let tree: XMLTree
     var items: [Item] = []
+    /// The actions of the `.action` items, in document order.
+    var actionList: [Action<SCXMLEvent, SCXMLContext>] = []
     /// The ids of the document's state elements, and those generated so far: made only when a
     /// state without an id needs one generated, since most documents give every state its id and
     /// hashing each of them would be work for nothing.
@@ -117,7 +123,7 @@ struct SCXMLBuilder {
         for i in elements.indices.dropFirst() {
             let parent = elements[i].parent
             switch items[i] {
-            case .state(let kind, let id, let initial):
+            case .state(let id, let initial, let kind):
                 nodes[i] = definition.addState(
                     id, kind: kind, in: nodes[parent], initial: initial, location: elements[i].location)
                 if let lateBinding = data.lateBindingAction(for: i, stateID: id) {
@@ -182,14 +188,14 @@ struct SCXMLBuilder {
             return [SCXMLDataBuilder.content(compiler.steps(in: index), markup: SCXMLMarkup.children(of: index, in: tree))]
         }
         return children.compactMap {
-            if case .action(let a) = items[$0] { return a }
+            if case .action(let k) = items[$0] { return actionList[Int(k)] }
             return nil
         }
     }
 
     /// The id of the state element at `index` (given or generated), once checked.
     private func stateID(at index: Int) -> String? {
-        if case .state(_, let id, _) = items[index] { return id }
+        if case .state(let id, _, _) = items[index] { return id }
         return nil
     }
 
@@ -252,7 +258,8 @@ struct SCXMLBuilder {
             // Under a data model, the step compiler checks them (expressions are its business), and
             // so it does a send to another session (rule R86), which only the step runner makes.
             if dataModel == .ecmascript || SCXMLStepCompiler.needsRunner(e.pointee) { return .other }
-            return .action(try SCXMLExecutableContent.action(e.pointee, attributes: attributes))
+            actionList.append(try SCXMLExecutableContent.action(e.pointee, attributes: attributes))
+            return .action(Int32(actionList.count - 1))
         default:
             return .other
         }
@@ -329,7 +336,7 @@ struct SCXMLBuilder {
             throw attributes.invalid(
                 "initial", v, "a state cannot have both an initial attribute and an <initial> element")
         }
-        return .state(kind: kind, id: id, initial: initial)
+        return .state(id: id, initial: initial, kind: kind)
     }
 
     /// The `id`s written on the document's state elements.
