@@ -91,7 +91,7 @@ struct XMLReaderTests {
         #expect(t.elements[0].children.reversed() == [6, 5, 1])
         #expect(t.elements[3].children.first == 4 && t.elements[2].children.isEmpty)
         // Issue 16, "Memory": a 1,000,000-state document has some three million elements.
-        #expect(MemoryLayout<XMLElementNode>.stride <= 88)
+        #expect(MemoryLayout<XMLElementNode>.stride <= 72)
     }
 
     @Test func namespacesDecideWhatIsSCXML() throws {

@@ -10,9 +10,12 @@
 /// found from the bytes while reading: the builder's checks and lookups compare that byte
 /// instead of strings.
 ///
-/// The pairs are a slice: the reader puts the attributes of the whole document in one array and
-/// gives each element its part of it (``init(sharing:_:)``), one allocation for the document
-/// where an array per element was one each to make and to free.
+/// The pairs are a part of one array: the reader puts the attributes of the whole document in
+/// one array and gives each element its part of it (``init(sharing:_:)``), one allocation for the
+/// document where an array per element was one each to make and to free. The part is held as a
+/// reference and two 32-bit bounds, 16 bytes where an array slice took 32 (issue 16, "Memory": a
+/// 1,000,000-state document has some three million elements). Read-only: the reader sets the
+/// attributes in its array (``set(_:known:to:in:from:)``) before it shares them.
 struct XMLAttributes: Sendable {
     /// One attribute. A struct, not a tuple: an array of tuples is destroyed through the
     /// runtime's generic tuple witness, field by field, which cost a few hundred instructions per
@@ -22,19 +25,33 @@ struct XMLAttributes: Sendable {
         var known: SCXMLAttributeName?
         var value: String
     }
-    private var pairs: ArraySlice<Pair> = []
+    // Read in place (`storage!`, reached only when the range is not empty, so never `nil`
+    // there), never bound to a local: a binding (`guard let`) is a copy of the reference,
+    // retained and released at every lookup (+5 % instructions to load a document). `nil` for
+    // no attributes, rather than a shared empty storage, which each new element retained.
+    private let storage: XMLAttributeStorage?
+    private let start: Int32
+    private let end: Int32
 
-    /// No attributes, with room for `capacity`.
-    init(capacity: Int = 0) {
-        if capacity > 0 { pairs.reserveCapacity(capacity) }
+    /// No attributes.
+    init() {
+        storage = nil
+        start = 0
+        end = 0
     }
 
-    /// The attributes `all[range]`, sharing the storage of `all`.
-    init(sharing all: [Pair], _ range: Range<Int>) { pairs = all[range] }
+    /// The attributes `storage.pairs[range]`; the tree builder keeps every bound below
+    /// `Int32.max` (it refuses a document of more elements, and an element has at most one
+    /// attribute per `=` of its start tag).
+    init(sharing storage: XMLAttributeStorage, _ range: Range<Int>) {
+        self.storage = storage
+        start = Int32(range.lowerBound)
+        end = Int32(range.upperBound)
+    }
 
     /// Sets the attribute `name` (known to SCXML as `known`) among the pairs `all[start...]`,
-    /// replacing a value set there before under the same name: ``set(_:known:to:)`` on the pairs
-    /// of the element being read, before they are shared.
+    /// replacing a value set there before under the same name: the reader, on the pairs of the
+    /// element being read, before they are shared.
     static func set(_ name: String, known: SCXMLAttributeName?, to value: String, in all: inout [Pair], from start: Int) {
         for i in start..<all.count where all[i].known == known && all[i].name == name {
             all[i].value = value
@@ -43,62 +60,69 @@ struct XMLAttributes: Sendable {
         all.append(Pair(name: name, known: known, value: value))
     }
 
-    /// The value of the attribute `name`; setting replaces it, `nil` removes it.
+    /// Calls `body` with the pairs, read in place through a pointer (no bounds check per pair:
+    /// the element's bounds were checked when it was made); not at all when there are none.
+    @inline(__always)
+    private func withPairs<R>(else empty: R, _ body: (UnsafeBufferPointer<Pair>) -> R) -> R {
+        guard start != end else { return empty }
+        return storage!.pairs.withUnsafeBufferPointer { all in
+            body(UnsafeBufferPointer(start: all.baseAddress.unsafelyUnwrapped + Int(start), count: Int(end &- start)))
+        }
+    }
+
+    /// The value of the attribute `name`.
     subscript(name: String) -> String? {
-        get {
-            // By index, reading the fields in place: a loop over the pairs copied each one.
+        withPairs(else: nil) { pairs in
             for i in pairs.indices where pairs[i].name == name { return pairs[i].value }
             return nil
-        }
-        set {
-            if let i = pairs.firstIndex(where: { $0.name == name }) {
-                if let newValue { pairs[i].value = newValue } else { pairs.remove(at: i) }
-            } else if let newValue {
-                pairs.append(Pair(name: name, known: SCXMLAttributeName(name), value: newValue))
-            }
         }
     }
 
     /// The value of the attribute `name`: the same as the subscript by its string, by one byte.
     subscript(name: SCXMLAttributeName) -> String? {
-        for i in pairs.indices where pairs[i].known == name { return pairs[i].value }
-        return nil
+        withPairs(else: nil) { pairs in
+            for i in pairs.indices where pairs[i].known == name { return pairs[i].value }
+            return nil
+        }
     }
 
     /// Whether every attribute has an SCXML name, and one of `mask` (``SCXMLAttributeName/bit``).
     func allKnown(in mask: UInt32) -> Bool {
-        for i in pairs.indices {
-            guard let known = pairs[i].known, mask & known.bit != 0 else { return false }
+        withPairs(else: true) { pairs in
+            for i in pairs.indices {
+                guard let known = pairs[i].known, mask & known.bit != 0 else { return false }
+            }
+            return true
         }
-        return true
     }
 
     /// Whether an attribute has an SCXML name of `mask`.
     func anyKnown(in mask: UInt32) -> Bool {
-        for i in pairs.indices {
-            if let known = pairs[i].known, mask & known.bit != 0 { return true }
+        withPairs(else: false) { pairs in
+            for i in pairs.indices {
+                if let known = pairs[i].known, mask & known.bit != 0 { return true }
+            }
+            return false
         }
-        return false
-    }
-
-    /// Sets the attribute `name`, known to SCXML as `known` (`nil` when it is not), replacing a
-    /// value set before under the same name.
-    mutating func set(_ name: String, known: SCXMLAttributeName?, to value: String) {
-        for i in pairs.indices where pairs[i].known == known && pairs[i].name == name {
-            pairs[i].value = value
-            return
-        }
-        pairs.append(Pair(name: name, known: known, value: value))
     }
 
     /// The attributes' names, in no particular order.
-    var keys: LazyMapSequence<ArraySlice<Pair>, String> { pairs.lazy.map(\.name) }
+    var keys: [String] { withPairs(else: []) { $0.map(\.name) } }
 
     /// The number of attributes.
-    var count: Int { pairs.count }
+    var count: Int { Int(end &- start) }
 
     /// Whether there are none.
-    var isEmpty: Bool { pairs.isEmpty }
+    var isEmpty: Bool { end == start }
+}
+
+/// The attributes of every element of a tree, one element's after another (``XMLAttributes``).
+final class XMLAttributeStorage: Sendable {
+    /// The pairs, each element's together.
+    let pairs: [XMLAttributes.Pair]
+
+    /// The pairs the reader collected.
+    init(_ pairs: [XMLAttributes.Pair]) { self.pairs = pairs }
 }
 
 /// The attribute names SCXML's elements have (``SCXMLSchema/allowedAttributes`` and

@@ -121,6 +121,11 @@ struct XMLTreeBuilder {
                 known.map { attributeNames.strings[Int($0.rawValue)] } ?? scanner.string(start, a.nameEnd), known: known, to: scanner.value(of: a), in: &attributes,
                 from: first)
         }
+        // The attributes are shared in 32-bit bounds too (``XMLAttributes``): a document of more
+        // than `Int32.max` of them (some 86 GB of memory) is refused as the elements are.
+        if attributes.count > Self.elementCap {
+            throw .limitExceeded(.elements, limit: elementLimit, element: scanner.localName, line: scanner.tagLine)
+        }
         let index = elements.count
         let parent = stack.last ?? -1
         attributesStart.append(first)
@@ -151,9 +156,11 @@ struct XMLTreeBuilder {
 
     /// Gives each element its attributes, as parts of the one array of them.
     private mutating func shareAttributes() {
+        let storage = XMLAttributeStorage(attributes)
+        attributes = []
         for i in elements.indices {
-            let end = i + 1 < elements.count ? attributesStart[i + 1] : attributes.count
-            elements[i].attributes = XMLAttributes(sharing: attributes, attributesStart[i]..<end)
+            let end = i + 1 < elements.count ? attributesStart[i + 1] : storage.pairs.count
+            if end > attributesStart[i] { elements[i].attributes = XMLAttributes(sharing: storage, attributesStart[i]..<end) }
         }
     }
 
