@@ -12,10 +12,9 @@
 ///
 /// The pairs are a part of one array: the reader puts the attributes of the whole document in
 /// one array and gives each element its part of it (``init(sharing:_:)``), one allocation for the
-/// document where an array per element was one each to make and to free. The part is held as a
-/// reference and two 32-bit bounds, 16 bytes where an array slice took 32 (issue 16, "Memory": a
-/// 1,000,000-state document has some three million elements). Read-only: the reader sets the
-/// attributes in its array (``set(_:known:to:in:from:)``) before it shares them.
+/// document where an array per element was one each to make and to free; the part takes 16
+/// bytes (``XMLTreePart``). Read-only: the reader sets the attributes in its array
+/// (``set(_:known:to:in:from:)``) before it shares them.
 struct XMLAttributes: Sendable {
     /// One attribute. A struct, not a tuple: an array of tuples is destroyed through the
     /// runtime's generic tuple witness, field by field, which cost a few hundred instructions per
@@ -25,29 +24,13 @@ struct XMLAttributes: Sendable {
         var known: SCXMLAttributeName?
         var value: String
     }
-    // Read in place (`storage!`, reached only when the range is not empty, so never `nil`
-    // there), never bound to a local: a binding (`guard let`) is a copy of the reference,
-    // retained and released at every lookup (+5 % instructions to load a document). `nil` for
-    // no attributes, rather than a shared empty storage, which each new element retained.
-    private let storage: XMLAttributeStorage?
-    private let start: Int32
-    private let end: Int32
+    private let part: XMLTreePart<Pair>
 
     /// No attributes.
-    init() {
-        storage = nil
-        start = 0
-        end = 0
-    }
+    init() { part = XMLTreePart() }
 
-    /// The attributes `storage.pairs[range]`; the tree builder keeps every bound below
-    /// `Int32.max` (it refuses a document of more elements, and an element has at most one
-    /// attribute per `=` of its start tag).
-    init(sharing storage: XMLAttributeStorage, _ range: Range<Int>) {
-        self.storage = storage
-        start = Int32(range.lowerBound)
-        end = Int32(range.upperBound)
-    }
+    /// The attributes `shared.elements[range]`.
+    init(sharing shared: XMLSharedArray<Pair>, _ range: Range<Int>) { part = XMLTreePart(shared, range) }
 
     /// Sets the attribute `name` (known to SCXML as `known`) among the pairs `all[start...]`,
     /// replacing a value set there before under the same name: the reader, on the pairs of the
@@ -60,19 +43,9 @@ struct XMLAttributes: Sendable {
         all.append(Pair(name: name, known: known, value: value))
     }
 
-    /// Calls `body` with the pairs, read in place through a pointer (no bounds check per pair:
-    /// the element's bounds were checked when it was made); not at all when there are none.
-    @inline(__always)
-    private func withPairs<R>(else empty: R, _ body: (UnsafeBufferPointer<Pair>) -> R) -> R {
-        guard start != end else { return empty }
-        return storage!.pairs.withUnsafeBufferPointer { all in
-            body(UnsafeBufferPointer(start: all.baseAddress.unsafelyUnwrapped + Int(start), count: Int(end &- start)))
-        }
-    }
-
     /// The value of the attribute `name`.
     subscript(name: String) -> String? {
-        withPairs(else: nil) { pairs in
+        part.withElements(else: nil) { pairs in
             for i in pairs.indices where pairs[i].name == name { return pairs[i].value }
             return nil
         }
@@ -80,7 +53,7 @@ struct XMLAttributes: Sendable {
 
     /// The value of the attribute `name`: the same as the subscript by its string, by one byte.
     subscript(name: SCXMLAttributeName) -> String? {
-        withPairs(else: nil) { pairs in
+        part.withElements(else: nil) { pairs in
             for i in pairs.indices where pairs[i].known == name { return pairs[i].value }
             return nil
         }
@@ -88,7 +61,7 @@ struct XMLAttributes: Sendable {
 
     /// Whether every attribute has an SCXML name, and one of `mask` (``SCXMLAttributeName/bit``).
     func allKnown(in mask: UInt32) -> Bool {
-        withPairs(else: true) { pairs in
+        part.withElements(else: true) { pairs in
             for i in pairs.indices {
                 guard let known = pairs[i].known, mask & known.bit != 0 else { return false }
             }
@@ -98,7 +71,7 @@ struct XMLAttributes: Sendable {
 
     /// Whether an attribute has an SCXML name of `mask`.
     func anyKnown(in mask: UInt32) -> Bool {
-        withPairs(else: false) { pairs in
+        part.withElements(else: false) { pairs in
             for i in pairs.indices {
                 if let known = pairs[i].known, mask & known.bit != 0 { return true }
             }
@@ -107,22 +80,13 @@ struct XMLAttributes: Sendable {
     }
 
     /// The attributes' names, in no particular order.
-    var keys: [String] { withPairs(else: []) { $0.map(\.name) } }
+    var keys: [String] { part.withElements(else: []) { $0.map(\.name) } }
 
     /// The number of attributes.
-    var count: Int { Int(end &- start) }
+    var count: Int { part.count }
 
     /// Whether there are none.
-    var isEmpty: Bool { end == start }
-}
-
-/// The attributes of every element of a tree, one element's after another (``XMLAttributes``).
-final class XMLAttributeStorage: Sendable {
-    /// The pairs, each element's together.
-    let pairs: [XMLAttributes.Pair]
-
-    /// The pairs the reader collected.
-    init(_ pairs: [XMLAttributes.Pair]) { self.pairs = pairs }
+    var isEmpty: Bool { part.count == 0 }
 }
 
 /// The attribute names SCXML's elements have (``SCXMLSchema/allowedAttributes`` and

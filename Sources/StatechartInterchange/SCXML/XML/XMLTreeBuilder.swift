@@ -150,16 +150,16 @@ struct XMLTreeBuilder {
             all[next[elements[i].parent]] = Int32(i)
             next[elements[i].parent] += 1
         }
-        let storage = XMLChildStorage(all)
+        let storage = XMLSharedArray(all)
         for i in elements.indices where start[i + 1] > start[i] { elements[i].children = XMLChildList(storage, start[i]..<start[i + 1]) }
     }
 
     /// Gives each element its attributes, as parts of the one array of them.
     private mutating func shareAttributes() {
-        let storage = XMLAttributeStorage(attributes)
+        let storage = XMLSharedArray(attributes)
         attributes = []
         for i in elements.indices {
-            let end = i + 1 < elements.count ? attributesStart[i + 1] : storage.pairs.count
+            let end = i + 1 < elements.count ? attributesStart[i + 1] : storage.elements.count
             if end > attributesStart[i] { elements[i].attributes = XMLAttributes(sharing: storage, attributesStart[i]..<end) }
         }
     }

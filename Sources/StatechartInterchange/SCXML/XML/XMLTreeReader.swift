@@ -51,48 +51,27 @@ struct XMLElementNode: Sendable {
     var markup: String { content?.markup ?? "" }
 }
 
-/// The children of one element (``XMLElementNode/children``), as element indices: a part of
-/// the one array of every element's children, held as a reference and two 32-bit bounds — 16
-/// bytes, where an array slice of it took 32.
+/// The children of one element (``XMLElementNode/children``), as element indices: its part of
+/// the one array of every element's children (``XMLTreePart``).
 struct XMLChildList: RandomAccessCollection, Sendable {
-    private let storage: XMLChildStorage?
-    private let start: Int32
-    private let end: Int32
+    private let part: XMLTreePart<Int32>
 
     /// No children.
-    init() {
-        storage = nil
-        start = 0
-        end = 0
-    }
+    init() { part = XMLTreePart() }
 
-    /// The children `storage.indices[range]`; the tree builder keeps every index and bound below
-    /// `Int32.max` (it refuses a document of more elements).
-    init(_ storage: XMLChildStorage, _ range: Range<Int>) {
-        self.storage = storage
-        start = Int32(range.lowerBound)
-        end = Int32(range.upperBound)
-    }
+    /// The children `shared.elements[range]`.
+    init(_ shared: XMLSharedArray<Int32>, _ range: Range<Int>) { part = XMLTreePart(shared, range) }
 
     /// 0: positions count from the element's first child.
     var startIndex: Int { 0 }
     /// The number of children.
-    var endIndex: Int { Int(end &- start) }
+    var endIndex: Int { part.count }
 
     /// The element index of the child at `position`.
     subscript(position: Int) -> Int {
         precondition(position >= 0 && position < endIndex, "child index out of range")
-        return Int(storage!.indices[Int(start) + position])
+        return part.withElements(else: 0) { Int($0[position]) }
     }
-}
-
-/// The children of every element of a tree, one list after another (``XMLChildList``).
-final class XMLChildStorage: Sendable {
-    /// Element indices, each element's children together in document order.
-    let indices: [Int32]
-
-    /// The lists laid out by ``XMLTreeBuilder``.
-    init(_ indices: [Int32]) { self.indices = indices }
 }
 
 /// The text and markup of an element that has either (``XMLElementNode/content``). Set once,
