@@ -81,7 +81,7 @@ struct XMLReaderTests {
         ])
     }
 
-    @Test("children and parents read back as written, from the tree's one list, in 88 bytes an element")
+    @Test("children and parents read back as written, from the tree's one list, in 72 bytes an element")
     func childrenAndParents() throws {
         let t = try tree(
             "<scxml \(Self.ns)><state id=\"a\"><state id=\"a1\"/><state id=\"a2\"><final id=\"x\"/></state></state>"
@@ -92,6 +92,22 @@ struct XMLReaderTests {
         #expect(t.elements[3].children.first == 4 && t.elements[2].children.isEmpty)
         // Issue 16, "Memory": a 1,000,000-state document has some three million elements.
         #expect(MemoryLayout<XMLElementNode>.stride <= 72)
+    }
+
+    @Test("more attributes than the tree's 32-bit bounds hold are refused, naming that bound and the element")
+    func attributesBeyondTheCapAreRefused() throws {
+        // The real cap is Int32.max attributes; a builder with a cap of 3 shows the refusal.
+        let xml = "<scxml \(Self.ns) initial=\"a\">\n<state id=\"a\"/>\n<transition event=\"e\" target=\"a\"/></scxml>"
+        func read(cap: Int) throws(SCXMLError) -> XMLTree {
+            let bytes = Array(xml.utf8)
+            return try bytes.withUnsafeBufferPointer { (utf8) throws(SCXMLError) in
+                var builder = XMLTreeBuilder(scanner: XMLScanner(utf8), limits: .default, attributeCap: cap)
+                return try builder.build()
+            }
+        }
+        #expect(throws: SCXMLError.limitExceeded(.elements, limit: 3, element: "transition", line: 3)) { try read(cap: 3) }
+        #expect(try read(cap: 5).elements.count == 3)
+        #expect(XMLTreeBuilder.elementCap == Int(Int32.max))
     }
 
     @Test func namespacesDecideWhatIsSCXML() throws {

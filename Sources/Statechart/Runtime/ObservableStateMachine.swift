@@ -131,8 +131,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
         if step.followUp {
             follow(step, of: event)
         } else {
-            driver.release()
-            bumpVersion()
+            endOperation()
         }
         if let error = step.error { throw error }
         try driver.throwFailures()
@@ -176,17 +175,23 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     /// Ends a synchronous operation: what follows it runs now, or — when it queued work — in a task
     /// that keeps holding the machine until the work is done.
     func finishNow(from: [ChartStateID]?, event: Event?) {
-        defer { bumpVersion() }
         guard driver.machine.core.pendingWork.isEmpty else {
             Task {
                 await driver.afterOperation(from: from, event: event)
-                driver.release()
-                bumpVersion()
+                endOperation()
             }
+            // Observers see the operation's own changes now, and the work's when it is done.
+            bumpVersion()
             return
         }
         driver.finishOperation(from: from, event: event)
+        endOperation()
+    }
+
+    /// Lets go of the machine at the end of an operation and tells observers: every operation ends here.
+    private func endOperation() {
         driver.release()
+        bumpVersion()
     }
 
     // MARK: - Operations, awaited
@@ -199,10 +204,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     /// - Throws: the errors of ``AsyncStateMachine/send(_:)``.
     public func sendAndWait(_ event: Event) async throws(MachineError) {
         await driver.acquire()
-        defer {
-            driver.release()
-            bumpVersion()
-        }
+        defer { endOperation() }
         try await driver.sendHeld(event)
     }
 
@@ -215,10 +217,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
         MachineError
     ) -> T {
         await driver.acquire()
-        defer {
-            driver.release()
-            bumpVersion()
-        }
+        defer { endOperation() }
         return try await driver.operationHeld(body)
     }
 

@@ -207,9 +207,7 @@ public enum SCXMLDocument {
     public static func definition(data: Data, name: String = "scxml", options: SCXMLLoadOptions = .init())
         throws(SCXMLError) -> ChartDefinition<SCXMLEvent, SCXMLContext>
     {
-        let tree = try XMLTreeReader.read(data, limits: options.limits)
-        var builder = SCXMLBuilder(tree: tree, options: options)
-        return try builder.build(defaultName: name)
+        try definition(consuming: data, name: name, options: options)
     }
 
     /// ``definition(data:name:options:)`` of bytes it owns, released once their tree is read.

@@ -31,16 +31,20 @@ struct XMLTreeBuilder {
     private var stateCount = 0
     /// The most elements this tree takes: the limit, or ``elementCap`` if that is lower.
     private let elementLimit: Int
+    /// The most attributes the tree takes (they are shared in 32-bit bounds, ``XMLAttributes``):
+    /// ``elementCap``, lower only in tests, which cannot write a document that big.
+    private let attributeCap: Int
     /// The known element and attribute names, copied out of their globals once (see ``XMLNameTable``).
     private let elementNames = SCXMLElementKind.table
     private let attributeNames = SCXMLAttributeName.table
     /// The schema's masks by kind, copied once for the same reason.
     private let rules = SCXMLElementKind.rules
 
-    init(scanner: XMLScanner, limits: SCXMLLimits) {
+    init(scanner: XMLScanner, limits: SCXMLLimits, attributeCap: Int = elementCap) {
         self.scanner = scanner
         self.limits = limits
         self.elementLimit = min(limits.maximumElements, Self.elementCap)
+        self.attributeCap = min(attributeCap, Self.elementCap)
         // Room for every element and attribute the document can have, from its `<` bytes that
         // begin no end tag and its `=` bytes (a start tag has one such `<`, an attribute one `=`;
         // comments, instructions and other `=` make it an upper bound). Grown as they were read,
@@ -122,9 +126,10 @@ struct XMLTreeBuilder {
                 from: first)
         }
         // The attributes are shared in 32-bit bounds too (``XMLAttributes``): a document of more
-        // than `Int32.max` of them (some 86 GB of memory) is refused as the elements are.
-        if attributes.count > Self.elementCap {
-            throw .limitExceeded(.elements, limit: elementLimit, element: scanner.localName, line: scanner.tagLine)
+        // than `Int32.max` of them (some 86 GB of memory) is refused, under the elements' limit,
+        // naming the bound it passed.
+        if attributes.count > attributeCap {
+            throw .limitExceeded(.elements, limit: attributeCap, element: scanner.localName, line: scanner.tagLine)
         }
         let index = elements.count
         let parent = stack.last ?? -1
