@@ -215,6 +215,33 @@ struct LoaderTests {
         #expect(MemoryLayout<SCXMLBuilder.Item>.stride <= 40)
     }
 
+    @Test("a builder that holds the only tree releases its attributes once checked, when nothing reads them again")
+    func checkedAttributesAreReleased() throws {
+        let null = document(
+            "<state id=\"a\"><onentry><log label=\"in\"/><raise event=\"go\"/></onentry>"
+                + "<transition event=\"go\" cond=\"In('a')\" target=\"b\"/></state><final id=\"b\"/>")
+        let ecmascript = document("<datamodel><data id=\"x\" expr=\"1\"/></datamodel><state id=\"a\"><transition cond=\"x == 1\" target=\"b\"/></state><final id=\"b\"/>")
+        let invoking = document("<state id=\"a\"><invoke type=\"scxml\"><content><scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><final id=\"f\"/></scxml></content></invoke></state>")
+        func built(_ xml: String, releasing: Bool) throws -> (SCXMLBuilder, ChartDefinition<SCXMLEvent, SCXMLContext>) {
+            var builder = SCXMLBuilder(tree: try XMLTreeReader.read(Data(xml.utf8)), options: .init(), releasesCheckedAttributes: releasing)
+            let definition = try builder.build(defaultName: "t")
+            return (builder, definition)
+        }
+        func attributeCount(_ builder: SCXMLBuilder) -> Int { builder.tree.elements.reduce(0) { $0 + $1.attributes.count } }
+        for xml in [null, ecmascript, invoking] {
+            let (kept, keptDefinition) = try built(xml, releasing: false)
+            let (released, releasedDefinition) = try built(xml, releasing: true)
+            #expect(attributeCount(kept) > 0)
+            // Released only under the null data model without <invoke>; the chart is the same either way.
+            #expect((attributeCount(released) == 0) == (xml == null))
+            let keptChart: SCXMLChart = try Chart(keptDefinition)
+            let releasedChart: SCXMLChart = try Chart(releasedDefinition)
+            #expect(SCXMLExporter.export(keptChart) == SCXMLExporter.export(releasedChart))
+        }
+        // And the released document runs as written.
+        #expect(try configurations(SCXMLDocument.load(string: null), []) == [["b"]])
+    }
+
     @Test func loadingFromAFileUsesItsNameAndReportsMissingFiles() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("loader-\(UUID().uuidString).scxml")
         try Data(document("<state id=\"a\"/>").utf8).write(to: url)

@@ -27,7 +27,12 @@ struct SCXMLBuilder {
         case other
     }
 
-    let tree: XMLTree
+    /// The document. Its attributes are released once checked when ``releasesCheckedAttributes``
+    /// says so and nothing reads them afterwards (see ``build(defaultName:)``).
+    private(set) var tree: XMLTree
+    /// Whether the builder holds the only reference to ``tree``: releasing the attributes of a
+    /// tree that its caller holds too would copy its elements.
+    let releasesCheckedAttributes: Bool
     var items: [Item] = []
     /// The actions of the `.action` items, in document order.
     var actionList: [Action<SCXMLEvent, SCXMLContext>] = []
@@ -67,8 +72,11 @@ struct SCXMLBuilder {
         self.init(tree: tree, options: SCXMLLoadOptions(requiresXMLIDs: requiresXMLIDs))
     }
 
-    init(tree: XMLTree, options: SCXMLLoadOptions) {
+    /// A builder of the definition of `tree`; `releasesCheckedAttributes` when the caller hands
+    /// over its only reference to the tree.
+    init(tree: consuming XMLTree, options: SCXMLLoadOptions, releasesCheckedAttributes: Bool = false) {
         self.tree = tree
+        self.releasesCheckedAttributes = releasesCheckedAttributes
         self.requiresXMLIDs = options.requiresXMLIDs
         self.options = options
         self.sources = SCXMLExternalSources(baseURL: options.baseURL, limit: options.limits.maximumFileSize)
@@ -76,30 +84,33 @@ struct SCXMLBuilder {
 
     /// Checks the document and builds the definition.
     mutating func build(defaultName: String) throws(SCXMLError) -> Definition {
-        let elements = tree.elements
-        items.reserveCapacity(elements.count)
+        items.reserveCapacity(tree.elements.count)
         // The checks read each element through a pointer into the tree, field by field: handed
         // over as a value (or borrowed, which the compiler did by copying it), each element had
         // its strings and arrays retained and released.
         var stateCount = 0
         var transitionCount = 0
-        try elements.withUnsafeBufferPointer { (elements) throws(SCXMLError) in
-            guard let first = elements.baseAddress else { return }
-            for i in elements.indices {
-                let item = try check(first + i, at: i)
-                switch item {
-                case .state: stateCount += 1
-                case .transition: transitionCount += 1
-                default: break
+        do {
+            // A reference of this scope's own, ended before the attributes are released.
+            let elements = tree.elements
+            try elements.withUnsafeBufferPointer { (elements) throws(SCXMLError) in
+                guard let first = elements.baseAddress else { return }
+                for i in elements.indices {
+                    let item = try check(first + i, at: i)
+                    switch item {
+                    case .state: stateCount += 1
+                    case .transition: transitionCount += 1
+                    default: break
+                    }
+                    items.append(item)
                 }
-                items.append(item)
             }
         }
         guard case .root(let name, let initial) = items[0] else { preconditionFailure("the root is checked first") }
         // Only an <if> or a <send> can need the runner: the others are passed on their kind,
         // without handing the element (a copy of it) to the test.
-        let needsRunner = elements.indices.contains {
-            elements[$0].kind == .if || (elements[$0].kind == .send && SCXMLStepCompiler.needsRunner(elements[$0]))
+        let needsRunner = tree.elements.indices.contains {
+            tree.elements[$0].kind == .if || (tree.elements[$0].kind == .send && SCXMLStepCompiler.needsRunner(tree.elements[$0]))
         }
         if dataModel == .ecmascript || needsRunner {
             var c = SCXMLStepCompiler(tree: tree, dataModel: dataModel, limits: ScriptLimits(), sources: sources)
@@ -107,6 +118,8 @@ struct SCXMLBuilder {
             try c.compileAll()
             compiler = c
         }
+        releaseAttributesIfUnread()
+        let elements = tree.elements
         let chartName = name ?? defaultName
         var definition = Definition(name: chartName, initial: initial, eventName: { $0.name })
         definition.reserveCapacity(states: stateCount, transitions: transitionCount)
@@ -165,6 +178,17 @@ struct SCXMLBuilder {
             }
         }
         return definition
+    }
+
+    /// Releases the attributes of the tree once every element is checked, when nothing reads them
+    /// again: the items hold what the definition needs, and only the step compiler, the data
+    /// model and `<invoke>` go back to the elements' attributes. For a large document they were
+    /// a sixth of the memory held while its definition is built (issue 16, "Memory").
+    private mutating func releaseAttributesIfUnread() {
+        guard releasesCheckedAttributes, compiler == nil, dataModel == .null,
+            !tree.elements.contains(where: { $0.kind == .invoke })
+        else { return }
+        tree.releaseAttributes()
     }
 
     /// Compiles the `<invoke>` at `index` and declares it on its state (rule R86).

@@ -90,6 +90,15 @@ final class XMLElementContent: Sendable {
 /// children), so that nothing downstream needs to recurse to the depth of the document.
 struct XMLTree: Sendable {
     var elements: [XMLElementNode]
+
+    /// Leaves every element without attributes, so that the one array they share is freed once
+    /// nothing else holds it (a builder that has read them all, ``SCXMLBuilder``).
+    mutating func releaseAttributes() {
+        // Through one pointer: by index, each write checked that the array was not shared.
+        elements.withUnsafeMutableBufferPointer { elements in
+            for i in elements.indices { elements[i].attributes = XMLAttributes() }
+        }
+    }
 }
 
 /// Reads a document into an ``XMLTree`` with ``XMLScanner``, the loader's own XML reader.
