@@ -19,8 +19,9 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
     /// Attaches the definition's events, guards, actions and invoked work to the compiled structure.
     ///
     /// The definition is consumed, and what has been read of it released as the assembly goes:
-    /// the outline's transitions at once (the compiler has read them), the declared transitions
-    /// and the payloads once every chart transition is built (peak memory, issue 16).
+    /// the outline's transitions at once (the compiler has read them), the rest — the declared
+    /// transitions, the payloads and the node outline — once every chart transition is built
+    /// (peak memory, issue 16).
     @inlinable
     init(_ definition: consuming ChartDefinition<Event, Context>, _ compiler: ChartCompiler) {
         definition.releaseCompiledOutline()
@@ -86,7 +87,9 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
                     dynamicTargets: dynamicTargets, asyncGuard: asyncGuard))
         }
         declaredList = []
-        definition.payloads = []
+        // Nothing reads the definition from here: its node outline (one record per state) is
+        // released before the tables below are made, not when the assembly returns.
+        _ = consume definition
         let invokes = compiler.invokes
         lean = LeanTables(
             states: compiler.states, shapes: compiler.shapes, hasActions: hasActions, conditional: conditional,
