@@ -12,19 +12,23 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
 
     @usableFromInline
     struct Transition: Sendable {
-        @usableFromInline var source: Int32
-        @usableFromInline var matcher: EventMatcher<Event>?
+        // The words first, then the matcher (25 bytes with the SCXML event), the 32-bit fields,
+        // the location and the flags in what was padding: 128 bytes with the SCXML types, where
+        // the fields in the order of their meaning took 144 (issue 16, "Memory": a chart holds
+        // one per transition, and its assembly builds them while the definition is alive).
         @usableFromInline var guardCondition: CompiledGuard<Event, Context>?
         @usableFromInline var targets: TargetList
-        @usableFromInline var isInternal: Bool
-        /// The precomputed domain; -1 when targetless; -2 when it depends on history or dynamic targets.
-        @usableFromInline var domain: Int32
         @usableFromInline var actions: [Action<Event, Context>]
         @usableFromInline var dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?
         @usableFromInline var asyncGuard: (@Sendable (Context, Event) async -> Bool)? = nil
-        @usableFromInline var location: SourceLocation?
+        @usableFromInline var matcher: EventMatcher<Event>?
+        @usableFromInline var source: Int32
+        /// The precomputed domain; -1 when targetless; -2 when it depends on history or dynamic targets.
+        @usableFromInline var domain: Int32
         /// Index among the transitions of its source state (0-based).
         @usableFromInline var ordinal: Int32
+        @usableFromInline var location: SourceLocation?
+        @usableFromInline var isInternal: Bool
         /// The initial transition of a compound state or the default of a history: not selectable.
         @usableFromInline var isPseudo: Bool
     }
