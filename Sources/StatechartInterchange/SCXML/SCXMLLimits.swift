@@ -26,12 +26,12 @@ public struct SCXMLLimits: Hashable, Sendable {
     /// its depth, which this bounds.
     public var maximumNestingDepth: Int
     /// The most state elements accepted: `<state>`, `<parallel>`, `<final>` and `<history>`
-    /// (default 2,000,000; a chart of 1,000,000 states takes about 1.2 GB while it loads).
+    /// (default 2,000,000; a chart of 1,000,000 states takes about 1 GB while it loads).
     public var maximumStates: Int
     /// The most elements accepted overall, of every namespace, the root included (default
     /// 8,000,000). Whatever it is set to, a document of more than 2,147,483,647 elements, or of
-    /// more than 2,147,483,647 attributes in all, is refused with this limit: the tree indexes
-    /// its elements and their attributes in 32 bits.
+    /// more than 2,147,483,647 attributes in all, is refused as over this limit, the error naming
+    /// that bound: the tree indexes its elements and their attributes in 32 bits.
     public var maximumElements: Int
 
     /// Creates limits; every argument defaults to the default limit.
