@@ -451,7 +451,9 @@ struct AsyncSCXMLSessionTests {
 final class LogLines: Sendable {
     private let storage = Mutex<[String]>([])
     func append(_ line: String) { storage.withLock { $0.append(line) } }
-    var all: [String] { storage.withLock { $0 } }
+    /// A copy in storage of its own, made under the lock (see `Recorder.values` in StatechartTests:
+    /// a shared buffer read after the lock looks like a race to ThreadSanitizer).
+    var all: [String] { storage.withLock { $0.map { $0 } } }
 }
 
 /// Snapshots of sessions with invocations (rule R86).

@@ -86,6 +86,10 @@ struct WorkBookkeepingTests {
 /// Collects values from callbacks, whichever isolation they run in.
 final class Recorder<Value: Sendable>: Sendable {
     private let storage = Mutex<[Value]>([])
-    var values: [Value] { storage.withLock { $0 } }
+    /// A copy in storage of its own, made under the lock. Returning the array itself shared its
+    /// buffer: the caller read it after the lock, and a later `append` on another thread wrote to
+    /// it in place once the caller had let it go — ordered by the buffer's reference count, which
+    /// ThreadSanitizer does not see, so it reported a race (`ObservableRuntimeTests.middleware`).
+    var values: [Value] { storage.withLock { $0.map { $0 } } }
     func append(_ value: Value) { storage.withLock { $0.append(value) } }
 }
