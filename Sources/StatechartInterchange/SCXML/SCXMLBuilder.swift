@@ -90,6 +90,7 @@ struct SCXMLBuilder {
         // its strings and arrays retained and released.
         var stateCount = 0
         var transitionCount = 0
+        var hasInvoke = false
         do {
             // A reference of this scope's own, ended before the attributes are released.
             let elements = tree.elements
@@ -97,6 +98,7 @@ struct SCXMLBuilder {
                 guard let first = elements.baseAddress else { return }
                 for i in elements.indices {
                     let item = try check(first + i, at: i)
+                    if first[i].kind == .invoke { hasInvoke = true }
                     switch item {
                     case .state: stateCount += 1
                     case .transition: transitionCount += 1
@@ -118,7 +120,7 @@ struct SCXMLBuilder {
             try c.compileAll()
             compiler = c
         }
-        releaseAttributesIfUnread()
+        releaseAttributesIfUnread(hasInvoke: hasInvoke)
         let elements = tree.elements
         let chartName = name ?? defaultName
         var definition = Definition(name: chartName, initial: initial, eventName: { $0.name })
@@ -184,10 +186,8 @@ struct SCXMLBuilder {
     /// again: the items hold what the definition needs, and only the step compiler, the data
     /// model and `<invoke>` go back to the elements' attributes. For a large document they were
     /// a sixth of the memory held while its definition is built (issue 16, "Memory").
-    private mutating func releaseAttributesIfUnread() {
-        guard releasesCheckedAttributes, compiler == nil, dataModel == .null,
-            !tree.elements.contains(where: { $0.kind == .invoke })
-        else { return }
+    private mutating func releaseAttributesIfUnread(hasInvoke: Bool) {
+        guard releasesCheckedAttributes, compiler == nil, dataModel == .null, !hasInvoke else { return }
         tree.releaseAttributes()
     }
 
