@@ -102,30 +102,3 @@ public final class ManualClock: Clock, Sendable {
         state.withLock { s in s.observers.removeAll { $0.id == id } }
     }
 }
-
-/// A clock of any kind seen as "time elapsed since the machine started", so the runtime can
-/// drive the interpreter's virtual time from it.
-package struct ClockDriver: Sendable {
-    package let elapsed: @Sendable () -> Duration
-    package let sleepUntilElapsed: @Sendable (Duration) async throws -> Void
-    package let manual: ManualClock?
-
-    package init<C: Clock>(_ clock: C) where C.Duration == Duration {
-        let start = clock.now
-        if clock is ContinuousClock, let origin = start as? ContinuousClock.Instant {
-            // The default clock, read at every operation: a closure compiled for it, not one
-            // that goes through `Clock`'s witnesses (about 6 % of an uncontended send).
-            elapsed = Self.elapsed(since: origin)
-        } else {
-            elapsed = { start.duration(to: clock.now) }
-        }
-        sleepUntilElapsed = { d in try await clock.sleep(until: start.advanced(by: d), tolerance: nil) }
-        manual = clock as? ManualClock
-    }
-
-    /// The default clock's reading, made outside the generic initializer: a closure made inside it
-    /// carries its generic context and looked up `ContinuousClock`'s metadata at every call.
-    private static func elapsed(since origin: ContinuousClock.Instant) -> @Sendable () -> Duration {
-        { origin.duration(to: .now) }
-    }
-}
