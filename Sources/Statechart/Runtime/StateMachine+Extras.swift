@@ -10,8 +10,10 @@ final class MachineExtras<State: Hashable & Sendable, Event: Hashable & Sendable
     // The two lists every send reads (``listens``) are not checked for exclusive access at run
     // time: the box belongs to one machine value, reached only through that value's own access,
     // which is checked, so two accesses to a list cannot overlap unless two to the machine do.
-    // Checked, the two reads cost a send about 150 instructions (`swift_beginAccess` twice) in
-    // every machine a runtime holds (issue 16, "The clock read once per send").
+    // Checked, the two reads cost every send of a machine that has this box about 150
+    // instructions (`swift_beginAccess` twice): the observable model's machine, which defers its
+    // failed sends here, and any with routes added or an undo log (issue 16, "History from
+    // memory, time without `Duration`").
     @exclusivity(unchecked) @usableFromInline var observers: [(id: Int, observer: (MachineTransition<State, Event>) -> Void)] = []
     @usableFromInline var nextObserverID = 0
     /// Called for every send that was rejected or failed (rule R62).
