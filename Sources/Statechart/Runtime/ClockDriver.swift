@@ -30,10 +30,10 @@ package struct ClockDriver: Sendable {
         #if os(Linux) && (canImport(Glibc) || canImport(Musl))
         // On Linux `ContinuousClock.now` is `clock_gettime(CLOCK_BOOTTIME)` made into an instant
         // through the runtime's `swift_get_time` and 128-bit `Duration` arithmetic, then
-        // subtracted from the origin in 128 bits again: about as long as the system call itself
-        // on this machine, at every operation (issue 16, "History from memory, time without `Duration`"). The same
-        // clock read here, in whole nanoseconds since the origin, gives the same durations: the
-        // origin is taken from the clock's own epoch, so a timer that sleeps until
+        // subtracted from the origin in 128 bits again: about 100 instructions around the system
+        // call, at every operation (issue 16, "History from memory, time without `Duration`").
+        // The same clock read here, in whole nanoseconds since the origin, gives the same
+        // durations: the origin is taken from the clock's own epoch, so a timer that sleeps until
         // `origin + due` on `ContinuousClock` finds machine time at `due` when it wakes.
         let since = ContinuousClock().systemEpoch.duration(to: origin).components
         let originNanoseconds = since.seconds &* 1_000_000_000 &+ since.attoseconds / 1_000_000_000
