@@ -34,7 +34,9 @@ extension ChartInstance {
         let scratch = stepScratch
         scratch.pointee.selectedDomains.removeAll()
         scratch.pointee.selectedDomains.append(domain(of: t))
-        computeEntrySet(in: scratch)
+        // Entered state by state whatever the answer: a set that runs nothing has had its
+        // default marks cleared, and entering it one by one runs nothing either.
+        _ = computeEntrySet(in: scratch)
         if !chart.transitions[Int(t)].actions.isEmpty { runTransitionActions(t) }
         enterStates(scratch: scratch)
         runToCompletion()

@@ -29,8 +29,12 @@ struct EntrySetBuilder: Sendable {
     // The small fields last, so that they share one word (issue 16, "Memory": a machine holds
     // one builder).
     @usableFromInline var markWords: Int32
+    /// The history slots read, in the order met: the result depends on their values (and on
+    /// nothing else of the machine: ``EntrySetMemo``).
+    @usableFromInline var historyReads = ScratchBuffer<Int32>()
+
     /// Whether a history state was met: the result then depends on history values.
-    @usableFromInline var touchedHistory = false
+    @inlinable var touchedHistory: Bool { !historyReads.isEmpty }
 
     @usableFromInline
     struct HistoryDefault: Sendable {
@@ -89,7 +93,7 @@ struct EntrySetBuilder: Sendable {
     @inlinable mutating func clear() {
         entries.removeAll()
         if !defaultHistory.isEmpty { defaultHistory.removeAll() }
-        touchedHistory = false
+        historyReads.removeAll()
     }
 
     /// Adds a precomputed entry set (sorted states, `entries[range]`) and the compound states
@@ -171,9 +175,9 @@ struct EntrySetBuilder: Sendable {
             case .descendants(let s):
                 let kind = states[Int(s)].kind
                 if kind.isHistory {
-                    touchedHistory = true
                     let parent = states[Int(s)].parent
                     let slot = Int(states[Int(s)].historySlot)
+                    historyReads.append(Int32(slot))
                     if slot < history.count, let stored = history[slot] {
                         for v in stored.reversed() { tasks.append(.ancestors(v, upTo: parent)) }
                         for v in stored.reversed() { tasks.append(.descendants(v)) }

@@ -6,12 +6,12 @@
 /// - Selection is one walk for every path (`SelectionWalk.swift`), which reads
 ///   `Chart.leanCandidates`, where an exact `.event(e)` descriptor is compared inline, instead of
 ///   each candidate's full ``Chart/Transition``.
-/// - When the selected transitions run nothing and exit nothing that records history, the
-///   microstep only splices the configuration (``takePlainSelection()``), a decision over the
-///   walk's result.
+/// - When the selected transitions run nothing, the microstep only splices the configuration
+///   (``takePlainSelection()``), a decision over the walk's result; one transition whose exited
+///   states record history records it first (recording runs nothing).
 /// - A microstep whose transitions all have precomputed entry sets (``leanMicrostep()``) copies
-///   those sets, and when the states it exits and enters have no actions, history or invoked work,
-///   it updates the configuration in bulk.
+///   those sets, and when the states it exits and enters have no actions or invoked work, it
+///   updates the configuration in bulk (history, recorded first, runs nothing).
 ///
 /// Every event goes through the one walk and the one decision (``takeSelection()``), so set-up
 /// and tear-down are shared and a result cannot depend on the path (rule R34). Tracing always takes the general path, so a traced run shows every step
@@ -59,11 +59,20 @@ extension ChartInstance {
         let lean = chart.lean[Int(t)]
         let flags = lean.flags.taking
         guard flags.rawValue == LeanTransition.Flags.splice.rawValue else {
-            return flags.contains([.isStatic, .entryActionsOnly]) && takeStaticTransition(t)
+            guard flags.contains([.isStatic, .entryActionsOnly]) else { return false }
+            takeStaticTransition(t)
+            return true
         }
         if lean.domain < 0 { return true }
         let exits = exitRun(inside: lean.domain, stoppingAtWork: true)
-        if exits.work != 0 { return exits.work == ExitRun.exitActions && takeStaticTransition(t) }
+        if exits.work != 0 {
+            if exits.work & ExitRun.exitActions != 0 {
+                takeStaticTransition(t)
+                return true
+            }
+            // Only history to record: it runs nothing, so the step stays one splice (rule R11).
+            recordHistory(exiting: exits.start..<exits.end)
+        }
         if exits.end == configuration.count {
             // A chain, or the last region: cut the list and append the entries (they are all
             // deeper than the domain, so the list stays sorted).
@@ -80,8 +89,8 @@ extension ChartInstance {
     struct ExitRun {
         @usableFromInline var start: Int
         @usableFromInline var end: Int
-        /// 0 when exiting runs nothing; ``exitActions`` when a state has exit actions;
-        /// ``history`` when one records history (the scan stops there: the general microstep's case).
+        /// What exiting the run takes besides a splice, as bits: ``exitActions`` when a state has
+        /// exit actions, ``history`` when one records history; 0 for nothing.
         @usableFromInline var work: UInt8
 
         @inlinable static var exitActions: UInt8 { 1 }
@@ -98,7 +107,8 @@ extension ChartInstance {
     /// subtree, in other regions, come after the run since the list is sorted. With
     /// `stoppingAtWork` (a constant at each call), the scan stops at the first state with exit
     /// actions too: the splice's decision needs no more, and a loop that carries on costs a flat
-    /// event 10 instructions.
+    /// event 10 instructions. A state that records history does not stop it: recording runs
+    /// nothing, so a splice can still take the step.
     @inlinable @inline(__always)
     func exitRun(inside domain: Int32, stoppingAtWork: Bool) -> ExitRun {
         let count = configuration.count
@@ -115,9 +125,11 @@ extension ChartInstance {
                 continue
             }
             if chart.states[Int(s)].hasExitActions || chart.states[Int(s)].hasHistoryChild {
-                if chart.states[Int(s)].hasHistoryChild { return ExitRun(start: start, end: runEnd, work: ExitRun.history) }
-                work = ExitRun.exitActions
-                if stoppingAtWork { return ExitRun(start: start, end: runEnd, work: work) }
+                if chart.states[Int(s)].hasHistoryChild { work |= ExitRun.history }
+                if chart.states[Int(s)].hasExitActions {
+                    work |= ExitRun.exitActions
+                    if stoppingAtWork { return ExitRun(start: start, end: runEnd, work: work) }
+                }
             }
         }
         return ExitRun(start: start, end: runEnd, work: work)
@@ -131,23 +143,22 @@ extension ChartInstance {
     /// ``takePlainTransition(_:)``.
     ///
     /// The caller has checked that the transition is static and that its entry runs at most
-    /// entry actions (``LeanTransition/Flags/entryActionsOnly``).
-    ///
-    /// - Returns: `false`, having changed nothing, when an exited state records history (the
-    ///   general microstep's case).
+    /// entry actions (``LeanTransition/Flags/entryActionsOnly``). History is recorded for the
+    /// exited states that have it before anything runs (rule R11).
     @inlinable @inline(never)
-    mutating func takeStaticTransition(_ t: Int32) -> Bool {
+    mutating func takeStaticTransition(_ t: Int32) {
         let lean = chart.lean[Int(t)]
         if lean.domain < 0 {
             // Targetless: nothing is exited or entered.
             recordStep(exiting: 0..<0, entering: 0..<0)
             if lean.flags.contains(.hasActions) { runTransitionActions(t) }
-            return true
+            return
         }
         let exits = exitRun(inside: lean.domain, stoppingAtWork: false)
-        guard exits.work != ExitRun.history else { return false }
         let run = exits.start..<exits.end
-        let exitActions = exits.work == ExitRun.exitActions
+        // History first, before any exit action runs (rule R11).
+        if exits.work & ExitRun.history != 0 { recordHistory(exiting: run) }
+        let exitActions = exits.work & ExitRun.exitActions != 0
         let entries = lean.entryStart..<lean.entryEnd
         recordStep(exiting: run, entering: entries)
         // The run is the list's tail (a chain, or the last region): exits cut the list, entries
@@ -177,7 +188,7 @@ extension ChartInstance {
         if !exited && entries.count == 1 {
             splice(run, with: entries)
             runActions(of: chart.leanEntries[Int(entries.lowerBound)], onExit: false)
-            return true
+            return
         }
         if !exited { leave(run, tail: tail) }
         var k = entries.lowerBound
@@ -187,7 +198,19 @@ extension ChartInstance {
             if tail { configuration.append(last: s) } else { configuration.insert(s) }
             runActions(of: s, onExit: false)
         }
-        return true
+    }
+
+    /// Records history for the states of the configuration's `run` that record it (SCXML: before
+    /// any exit action of the step, rule R11). Recording runs nothing, so the order does not matter.
+    /// Out of line, so that the splice of a flat chart's step does not carry it.
+    @inlinable @inline(never)
+    mutating func recordHistory(exiting run: Range<Int>) {
+        var i = run.lowerBound
+        while i < run.upperBound {
+            let s = configuration[i]
+            i += 1
+            if chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
+        }
     }
 
     /// Records the states a static transition exits (the configuration's `run`, deepest first)
@@ -365,6 +388,7 @@ extension ChartInstance {
             n += 1
         }
         var exitWork = chart.hasInvocations
+        var recordsHistory = false
         var i = configuration.count - 1
         while i >= 0 {
             let s = configuration[i]
@@ -376,7 +400,8 @@ extension ChartInstance {
                 j += 1
                 if d >= 0 && s > d && s < chart.states[Int(d)].end {
                     lists.appendExit(s)
-                    if chart.states[Int(s)].hasExitActions || chart.states[Int(s)].hasHistoryChild { exitWork = true }
+                    if chart.states[Int(s)].hasExitActions { exitWork = true }
+                    if chart.states[Int(s)].hasHistoryChild { recordsHistory = true }
                     break
                 }
             }
@@ -399,9 +424,12 @@ extension ChartInstance {
         }
         if selected.count > 1 { lists.sortEntriesRemovingDuplicates() }
         // 3. History for every exited state before any exit action (rule R11), then the exits;
-        //    with nothing to run, only the configuration changes.
-        if exitWork {
+        //    with nothing to run, only the configuration changes (recording history runs
+        //    nothing: a state that records it is removed with the others).
+        if recordsHistory {
             for s in lists.exits where chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
+        }
+        if exitWork {
             exitStates()
         } else {
             configuration.remove(all: UnsafeBufferPointer(lists.exits))

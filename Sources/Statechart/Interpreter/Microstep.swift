@@ -17,7 +17,8 @@ extension ChartInstance {
     /// The general microstep: any transitions, history and dynamic targets included, with tracing.
     @inlinable
     mutating func generalMicrostep() {
-        let chart = self.chart
+        // The chart read through `self` at each use, not held in a local (a retain and a release
+        // per step: see ``enterStates(scratch:)``).
         let scratch = stepScratch
         // 1. Exit set: active proper descendants of any domain, in reverse document order (the
         //    scope's lists through one pointer: no action runs before step 3).
@@ -36,9 +37,14 @@ extension ChartInstance {
         for s in lists.exits where chart.states[Int(s)].hasHistoryChild { recordHistory(of: s) }
         // The entry set reads the history just recorded; computing it now lets exit actions see
         // where the machine is going.
-        computeEntrySet(in: scratch)
-        // 3. Exit actions, then removal from the configuration.
-        exitStates()
+        let plainEntry = computeEntrySet(in: scratch)
+        // 3. Exit actions, then removal from the configuration: in one pass when no exited state
+        //    runs anything (tracing records each exit, so it takes the loop).
+        if isTracing || chart.hasInvocations || exitsRunActions() {
+            exitStates()
+        } else {
+            configuration.remove(all: UnsafeBufferPointer(scope.stepLists(room: 0).exits))
+        }
         // 4. Transition actions in selection order.
         var n = 0
         while n < selected.count {
@@ -47,8 +53,48 @@ extension ChartInstance {
             if isTracing { traceTransition(t) }
             if !chart.transitions[Int(t)].actions.isEmpty { runTransitionActions(t) }
         }
-        // 5. Entry in document order.
-        enterStates(scratch: scratch)
+        // 5. Entry in document order; in one pass when entering runs nothing, as in the lean
+        //    microstep (a history re-entered from memory, ``EntrySetMemo``, usually does not).
+        if plainEntry {
+            configuration.insert(sorted: UnsafeBufferPointer(scope.stepLists(room: 0).entries))
+        } else {
+            enterStates(scratch: scratch)
+        }
+    }
+
+    /// Whether a state of the scope's exit set has exit actions.
+    @inlinable
+    func exitsRunActions() -> Bool {
+        var k = 0
+        while k < scope.exitCount {
+            if chart.states[Int(scope.exit(at: k))].hasExitActions { return true }
+            k += 1
+        }
+        return false
+    }
+
+    /// Whether entering the entry set just computed runs nothing (``LeanTransition/Flags/plainEntry``
+    /// for a set found at run time): no entry actions, no final state, no actions of an initial
+    /// transition taken by default or of a history default.
+    @inlinable
+    func entrySetRunsNothing(_ scratch: UnsafeMutablePointer<StepScratch>) -> Bool {
+        var k = 0
+        while k < scope.entryCount {
+            let s = scope.entry(at: k)
+            k += 1
+            if chart.states[Int(s)].hasEntryActions || chart.states[Int(s)].kind == .final { return false }
+            if scratch.pointee.entrySet.isDefaultEntered(s),
+                !chart.transitions[Int(chart.states[Int(s)].initialTransition)].actions.isEmpty
+            {
+                return false
+            }
+        }
+        var h = 0
+        while h < scratch.pointee.entrySet.defaultHistory.count {
+            if !chart.transitions[Int(scratch.pointee.entrySet.defaultHistory[h].transition)].actions.isEmpty { return false }
+            h += 1
+        }
+        return true
     }
 
     @usableFromInline
@@ -84,19 +130,33 @@ extension ChartInstance {
     /// to its storage and keeps it: recording a history again allocates nothing (a new array
     /// each time cost a deep-history cycle two allocations per event). A snapshot that shares
     /// the old value keeps it: the storage is then copied, not changed.
-    @usableFromInline
+    @inlinable
     mutating func recordHistory(of s: Int32) {
-        let chart = self.chart
-        for h in chart.childIndices[Int(s)] {
+        // Inlinable, so that it is specialized with the step that calls it (compiled once in the
+        // library, each read of the instance's fields went through its generic metadata), and
+        // the list read by index: it is sorted, so the subtree of `s` is one run of it.
+        let end = chart.states[Int(s)].end
+        let childCount = chart.childIndices[Int(s)].count
+        var c = 0
+        while c < childCount {
+            let h = chart.childIndices[Int(s)][c]
+            c += 1
             let kind = chart.states[Int(h)].kind
             guard kind.isHistory else { continue }
             let slot = Int(chart.states[Int(h)].historySlot)
+            let deep = kind == .deepHistory
+            // Leaving a state as it was left before records what the slot holds: a read, no write.
+            if historyHolds(slot, of: s, end: end, deep: deep) { continue }
             var value = historyValues[slot] ?? []
             historyValues[slot] = nil
             value.removeAll(keepingCapacity: true)
-            let end = chart.states[Int(s)].end
-            for a in configuration.list where a > s && a < end {
-                if kind == .deepHistory ? chart.states[Int(a)].kind.isAtomic : chart.states[Int(a)].parent == s {
+            var i = 0
+            while i < configuration.count {
+                let a = configuration[i]
+                i += 1
+                if a <= s { continue }
+                if a >= end { break }
+                if deep ? chart.states[Int(a)].kind.isAtomic : chart.states[Int(a)].parent == s {
                     value.append(a)
                 }
             }
@@ -104,13 +164,51 @@ extension ChartInstance {
         }
     }
 
+    /// Whether history slot `slot` of state `s` (whose subtree ends before `end`) holds what
+    /// recording it now would store: the active atomic descendants (`deep`) or active children,
+    /// in document order.
+    @inlinable
+    func historyHolds(_ slot: Int, of s: Int32, end: Int32, deep: Bool) -> Bool {
+        guard let stored = historyValues[slot] else { return false }
+        var k = 0
+        var i = 0
+        while i < configuration.count {
+            let a = configuration[i]
+            i += 1
+            if a <= s { continue }
+            if a >= end { break }
+            if deep ? chart.states[Int(a)].kind.isAtomic : chart.states[Int(a)].parent == s {
+                if k == stored.count || stored[k] != a { return false }
+                k += 1
+            }
+        }
+        return k == stored.count
+    }
+
     /// SCXML `computeEntrySet` into the scope's entered states (entry order): a precomputed entry set for
     /// each transition that has one, the ``EntrySetBuilder`` for those that involve history or a
     /// dynamic target. Transitions taken together never enter overlapping subtrees (their exit
     /// sets are disjoint, rule R7), so the union of their entry sets is the joint one.
+    ///
+    /// A step of one such transition that met history is remembered with the history values it
+    /// read, and taken from memory while they hold (``EntrySetMemo``); never while tracing.
+    ///
+    /// - Returns: Whether entering the set runs nothing (``entrySetRunsNothing(_:)``), so that
+    ///   the configuration can take it in one pass; the default-entry marks are then cleared (or,
+    ///   for a set taken from memory, never made). Always `false` while tracing, or when the
+    ///   chart invokes work.
     @inlinable
-    mutating func computeEntrySet(in scratch: UnsafeMutablePointer<StepScratch>) {
+    mutating func computeEntrySet(in scratch: UnsafeMutablePointer<StepScratch>) -> Bool {
         scratch.pointee.entrySet.clear()
+        let remembered = selected.count == 1 && !isTracing && !chart.lean[Int(selected[0])].flags.contains(.isStatic)
+            && chart.transitions[Int(selected[0])].dynamicTargets == nil
+        if remembered {
+            let replayed = scratch.pointee.entryMemo.replay(selected[0], history: historyValues, into: &scratch.pointee.entrySet)
+            if replayed != .none {
+                copyEntrySetToScope(scratch)
+                return replayed == .runsNothing && !chart.hasInvocations
+            }
+        }
         var n = 0
         while n < selected.count {
             let t = selected[n]
@@ -129,14 +227,22 @@ extension ChartInstance {
             }
         }
         scratch.pointee.entrySet.finish()
+        copyEntrySetToScope(scratch)
+        let plain = !isTracing && !chart.hasInvocations && entrySetRunsNothing(scratch)
+        if remembered && scratch.pointee.entrySet.touchedHistory {
+            scratch.pointee.entryMemo.remember(
+                selected[0], from: scratch.pointee.entrySet, runsNothing: plain, history: historyValues)
+        }
+        if plain { scratch.pointee.entrySet.clearDefaultMarks() }
+        return plain
+    }
+
+    /// The entry set computed (sorted) into the scope's entered states.
+    @inlinable
+    mutating func copyEntrySetToScope(_ scratch: UnsafeMutablePointer<StepScratch>) {
         let count = scratch.pointee.entrySet.entries.count
         let lists = scope.stepLists(room: count)
-        lists.clearEntries()
-        var k = 0
-        while k < count {
-            lists.appendEntry(scratch.pointee.entrySet.entries[k])
-            k += 1
-        }
+        lists.setEntries(scratch.pointee.entrySet.entries)
     }
 
     /// SCXML `enterStates`: per state in document order — add to the configuration, entry actions,

@@ -65,6 +65,16 @@ struct StepLists<Event: Hashable & Sendable> {
         header.pointee.entryCount += 1
     }
 
+    /// Makes `entries` the entered states, in one copy; the caller asked for room for them.
+    @inlinable func setEntries(_ entries: ScratchBuffer<Int32>) {
+        if entries.count > 0 {
+            entries.storage.withUnsafeBufferPointer { source in
+                (states + header.pointee.room).update(from: source.baseAddress.unsafelyUnwrapped, count: entries.count)
+            }
+        }
+        header.pointee.entryCount = entries.count
+    }
+
     /// Sorts the entered states and drops repeated ones.
     @inlinable func sortEntriesRemovingDuplicates() {
         header.pointee.entryCount = entries.sortAndRemoveDuplicates()

@@ -15,6 +15,8 @@ struct StepScratch: Sendable {
     /// The targets of the selected transitions whose targets are computed when they are selected
     /// (the typed builder's dynamic targets), by transition.
     @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
+    /// The entry sets that depend on history, from the last time each was computed.
+    @usableFromInline var entryMemo = EntrySetMemo()
 
     @inlinable init(stateCount: Int) {
         entrySet = EntrySetBuilder(stateCount: stateCount)
