@@ -23,18 +23,6 @@ struct EntrySetMemo: Sendable {
     /// How many transitions are remembered; a new one replaces the oldest.
     @inlinable static var capacity: Int { 8 }
 
-    /// What ``replay(_:history:into:)`` found.
-    @usableFromInline
-    enum Replay: Equatable, Sendable {
-        /// No record, or its history changed: the set must be computed.
-        case none
-        /// The entries, default entries and history defaults are in the builder.
-        case entries
-        /// Entering the set runs nothing: only the entries are in the builder (the default
-        /// marks matter only for the actions of initial and default transitions).
-        case runsNothing
-    }
-
     @usableFromInline
     struct Record: Sendable {
         @usableFromInline var transition: Int32
@@ -86,34 +74,53 @@ struct EntrySetMemo: Sendable {
 
     @inlinable init() {}
 
-    /// Puts the remembered entry set of `transition` into `builder` (cleared) when its history
-    /// still holds the same values.
-    ///
-    /// - Returns: What it put there; the builder's entries are sorted, as after
-    ///   ``EntrySetBuilder/finish()``.
+    /// The index of the record of `transition` when the history values it read still hold;
+    /// `nil` when the set must be computed.
     @inlinable
-    func replay(_ transition: Int32, history: [[Int32]?], into builder: inout EntrySetBuilder) -> Replay {
+    func record(of transition: Int32, history: [[Int32]?]) -> Int? {
         // Through a pointer: a record read as `records[r]` is copied whole, a retain and a
         // release for each of its six arrays.
         records.withUnsafeBufferPointer { records in
-            guard let first = records.baseAddress else { return .none }
-            var record = first
-            let end = first + records.count
-            while record < end {
-                if record.pointee.transition == transition {
-                    guard record.pointee.holds(for: history) else { return .none }
-                    record.pointee.entries.withUnsafeBufferPointer { builder.entries.append(contentsOf: $0) }
-                    if record.pointee.runsNothing { return .runsNothing }
-                    record.pointee.defaults.withUnsafeBufferPointer { for s in $0 { builder.markDefault(s) } }
-                    if !record.pointee.historyDefaults.isEmpty {
-                        for h in record.pointee.historyDefaults { builder.defaultHistory.append(h) }
-                    }
-                    return .entries
-                }
-                record += 1
+            var r = 0
+            while r < records.count {
+                let record = records.baseAddress.unsafelyUnwrapped + r
+                if record.pointee.transition == transition { return record.pointee.holds(for: history) ? r : nil }
+                r += 1
             }
-            return .none
+            return nil
         }
+    }
+
+    /// The number of states the set of record `r` enters.
+    @inlinable func entryCount(_ r: Int) -> Int {
+        records.withUnsafeBufferPointer { $0[r].entries.count }
+    }
+
+    /// Whether entering the set of record `r` runs nothing.
+    @inlinable func runsNothing(_ r: Int) -> Bool {
+        records.withUnsafeBufferPointer { $0[r].runsNothing }
+    }
+
+    /// Writes the set of record `r`, sorted in entry order, to `destination` (room for
+    /// ``entryCount(_:)`` states): straight to the scope's list, with nothing else written while
+    /// the record is read.
+    @inlinable func copyEntries(_ r: Int, to destination: UnsafeMutablePointer<Int32>) {
+        records.withUnsafeBufferPointer { records in
+            (records.baseAddress.unsafelyUnwrapped + r).pointee.entries.withUnsafeBufferPointer { entries in
+                var k = 0
+                while k < entries.count {
+                    destination[k] = entries[k]
+                    k += 1
+                }
+            }
+        }
+    }
+
+    /// Marks, in `builder`, the compound states record `r` enters by default and the history
+    /// defaults it takes: what entering the set runs besides entry actions.
+    @inlinable func markDefaults(_ r: Int, in builder: inout EntrySetBuilder) {
+        for s in records[r].defaults { builder.markDefault(s) }
+        for h in records[r].historyDefaults { builder.defaultHistory.append(h) }
     }
 
     /// Remembers what `builder` computed for `transition` alone, after ``EntrySetBuilder/finish()``,

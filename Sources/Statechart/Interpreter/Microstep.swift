@@ -202,12 +202,15 @@ extension ChartInstance {
         scratch.pointee.entrySet.clear()
         let remembered = selected.count == 1 && !isTracing && !chart.lean[Int(selected[0])].flags.contains(.isStatic)
             && chart.transitions[Int(selected[0])].dynamicTargets == nil
-        if remembered {
-            let replayed = scratch.pointee.entryMemo.replay(selected[0], history: historyValues, into: &scratch.pointee.entrySet)
-            if replayed != .none {
-                copyEntrySetToScope(scratch)
-                return replayed == .runsNothing && !chart.hasInvocations
-            }
+        if remembered, let r = scratch.pointee.entryMemo.record(of: selected[0], history: historyValues) {
+            let lists = scope.stepLists(room: scratch.pointee.entryMemo.entryCount(r))
+            scratch.pointee.entryMemo.copyEntries(r, to: lists.entryStorage)
+            lists.setEntryCount(scratch.pointee.entryMemo.entryCount(r))
+            // A set that runs nothing needs no default marks: they only say which initial and
+            // history-default actions to run.
+            if scratch.pointee.entryMemo.runsNothing(r) { return !chart.hasInvocations }
+            scratch.pointee.entryMemo.markDefaults(r, in: &scratch.pointee.entrySet)
+            return false
         }
         var n = 0
         while n < selected.count {
@@ -242,7 +245,12 @@ extension ChartInstance {
     mutating func copyEntrySetToScope(_ scratch: UnsafeMutablePointer<StepScratch>) {
         let count = scratch.pointee.entrySet.entries.count
         let lists = scope.stepLists(room: count)
-        lists.setEntries(scratch.pointee.entrySet.entries)
+        lists.clearEntries()
+        var k = 0
+        while k < count {
+            lists.appendEntry(scratch.pointee.entrySet.entries[k])
+            k += 1
+        }
     }
 
     /// SCXML `enterStates`: per state in document order — add to the configuration, entry actions,

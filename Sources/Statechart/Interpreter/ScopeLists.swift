@@ -65,15 +65,12 @@ struct StepLists<Event: Hashable & Sendable> {
         header.pointee.entryCount += 1
     }
 
-    /// Makes `entries` the entered states, in one copy; the caller asked for room for them.
-    @inlinable func setEntries(_ entries: ScratchBuffer<Int32>) {
-        if entries.count > 0 {
-            entries.storage.withUnsafeBufferPointer { source in
-                (states + header.pointee.room).update(from: source.baseAddress.unsafelyUnwrapped, count: entries.count)
-            }
-        }
-        header.pointee.entryCount = entries.count
-    }
+    /// Where the entered states are kept (room for as many as the caller asked), for a caller
+    /// that writes them itself and then sets ``setEntryCount(_:)``.
+    @inlinable var entryStorage: UnsafeMutablePointer<Int32> { states + header.pointee.room }
+
+    /// Sets how many entered states ``entryStorage`` holds.
+    @inlinable func setEntryCount(_ count: Int) { header.pointee.entryCount = count }
 
     /// Sorts the entered states and drops repeated ones.
     @inlinable func sortEntriesRemovingDuplicates() {
