@@ -133,8 +133,7 @@ extension ChartInstance {
     @inlinable
     mutating func recordHistory(of s: Int32) {
         // Inlinable, so that it is specialized with the step that calls it (compiled once in the
-        // library, each read of the instance's fields went through its generic metadata), and
-        // the list read by index: it is sorted, so the subtree of `s` is one run of it.
+        // library, each read of the instance's fields went through its generic metadata).
         let end = chart.states[Int(s)].end
         let childCount = chart.childIndices[Int(s)].count
         var c = 0
@@ -150,39 +149,45 @@ extension ChartInstance {
             var value = historyValues[slot] ?? []
             historyValues[slot] = nil
             value.removeAll(keepingCapacity: true)
-            var i = 0
-            while i < configuration.count {
-                let a = configuration[i]
-                i += 1
-                if a <= s { continue }
-                if a >= end { break }
-                if deep ? chart.states[Int(a)].kind.isAtomic : chart.states[Int(a)].parent == s {
-                    value.append(a)
-                }
+            forEachHistoryMember(of: s, end: end, deep: deep) { a in
+                value.append(a)
+                return true
             }
             historyValues[slot] = value
         }
     }
 
     /// Whether history slot `slot` of state `s` (whose subtree ends before `end`) holds what
-    /// recording it now would store: the active atomic descendants (`deep`) or active children,
-    /// in document order.
+    /// recording it now would store.
     @inlinable
     func historyHolds(_ slot: Int, of s: Int32, end: Int32, deep: Bool) -> Bool {
         guard let stored = historyValues[slot] else { return false }
         var k = 0
+        var same = true
+        forEachHistoryMember(of: s, end: end, deep: deep) { a in
+            same = k < stored.count && stored[k] == a
+            k += 1
+            return same
+        }
+        return same && k == stored.count
+    }
+
+    /// Calls `body` with each state the history of `s` (whose subtree ends before `end`)
+    /// records, in document order — its active atomic descendants (`deep`) or its active
+    /// children — until `body` returns `false`. The configuration's list is sorted, so the
+    /// subtree is one run of it.
+    @inlinable
+    func forEachHistoryMember(of s: Int32, end: Int32, deep: Bool, _ body: (Int32) -> Bool) {
         var i = 0
         while i < configuration.count {
             let a = configuration[i]
             i += 1
             if a <= s { continue }
-            if a >= end { break }
+            if a >= end { return }
             if deep ? chart.states[Int(a)].kind.isAtomic : chart.states[Int(a)].parent == s {
-                if k == stored.count || stored[k] != a { return false }
-                k += 1
+                if !body(a) { return }
             }
         }
-        return k == stored.count
     }
 
     /// SCXML `computeEntrySet` into the scope's entered states (entry order): a precomputed entry set for
