@@ -44,27 +44,28 @@ struct EntrySetMemo: Sendable {
         /// Whether the history slots it read hold what they held when it was computed.
         @inlinable
         func holds(for history: [[Int32]?]) -> Bool {
-            var start = 0
-            var i = 0
-            while i < slots.count {
-                let length = Int(lengths[i])
-                let slot = Int(slots[i])
-                i += 1
-                // Compared in place: bound to a local, the slot's array was retained and released.
-                let same = history.withUnsafeBufferPointer { slots -> Bool in
-                    guard let stored = (slots.baseAddress.unsafelyUnwrapped + slot).pointee else { return length < 0 }
+            // Read in place: a slot's array bound to a local was retained and released.
+            history.withUnsafeBufferPointer { history in
+                var start = 0
+                var i = 0
+                while i < slots.count {
+                    let length = Int(lengths[i])
+                    guard let stored = history[Int(slots[i])] else {
+                        if length >= 0 { return false }
+                        i += 1
+                        continue
+                    }
+                    i += 1
                     guard length == stored.count else { return false }
                     var k = 0
                     while k < length {
                         if stored[k] != values[start + k] { return false }
                         k += 1
                     }
-                    return true
+                    start += length
                 }
-                if !same { return false }
-                start += Swift.max(length, 0)
+                return true
             }
-            return true
         }
     }
 

@@ -208,9 +208,10 @@ extension ChartInstance {
         let remembered = selected.count == 1 && !isTracing && !chart.lean[Int(selected[0])].flags.contains(.isStatic)
             && chart.transitions[Int(selected[0])].dynamicTargets == nil
         if remembered, let r = scratch.pointee.entryMemo.record(of: selected[0], history: historyValues) {
-            let lists = scope.stepLists(room: scratch.pointee.entryMemo.entryCount(r))
+            let count = scratch.pointee.entryMemo.entryCount(r)
+            let lists = scope.stepLists(room: count)
             scratch.pointee.entryMemo.copyEntries(r, to: lists.entryStorage)
-            lists.setEntryCount(scratch.pointee.entryMemo.entryCount(r))
+            lists.setEntryCount(count)
             // A set that runs nothing needs no default marks: they only say which initial and
             // history-default actions to run.
             if scratch.pointee.entryMemo.runsNothing(r) { return !chart.hasInvocations }
@@ -235,19 +236,6 @@ extension ChartInstance {
             }
         }
         scratch.pointee.entrySet.finish()
-        copyEntrySetToScope(scratch)
-        let plain = !isTracing && !chart.hasInvocations && entrySetRunsNothing(scratch)
-        if remembered && scratch.pointee.entrySet.touchedHistory {
-            scratch.pointee.entryMemo.remember(
-                selected[0], from: scratch.pointee.entrySet, runsNothing: plain, history: historyValues)
-        }
-        if plain { scratch.pointee.entrySet.clearDefaultMarks() }
-        return plain
-    }
-
-    /// The entry set computed (sorted) into the scope's entered states.
-    @inlinable
-    mutating func copyEntrySetToScope(_ scratch: UnsafeMutablePointer<StepScratch>) {
         let count = scratch.pointee.entrySet.entries.count
         let lists = scope.stepLists(room: count)
         lists.clearEntries()
@@ -256,6 +244,13 @@ extension ChartInstance {
             lists.appendEntry(scratch.pointee.entrySet.entries[k])
             k += 1
         }
+        let plain = !isTracing && !chart.hasInvocations && entrySetRunsNothing(scratch)
+        if remembered && scratch.pointee.entrySet.touchedHistory {
+            scratch.pointee.entryMemo.remember(
+                selected[0], from: scratch.pointee.entrySet, runsNothing: plain, history: historyValues)
+        }
+        if plain { scratch.pointee.entrySet.clearDefaultMarks() }
+        return plain
     }
 
     /// SCXML `enterStates`: per state in document order — add to the configuration, entry actions,

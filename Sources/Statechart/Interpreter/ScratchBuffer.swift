@@ -75,21 +75,6 @@ extension ScratchBuffer where Element: FixedWidthInteger {
     @inlinable @inline(never) mutating func growStorage(to capacity: Int) {
         storage.append(contentsOf: repeatElement(0, count: capacity - storage.count))
     }
-
-    /// Appends `elements` with one uniqueness check and one copy (element by element, each
-    /// append paid its own check).
-    @inlinable mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
-        reserveStorage(count + elements.count)
-        let start = count
-        storage.withUnsafeMutableBufferPointer { buffer in
-            var k = 0
-            while k < elements.count {
-                buffer[start + k] = elements[k]
-                k += 1
-            }
-        }
-        count += elements.count
-    }
 }
 
 extension ScratchBuffer: Equatable where Element: Equatable {
