@@ -35,6 +35,56 @@ struct StateIDTableTests {
         #expect(table["c"] == 3)
     }
 
+    @Test(
+        "built in one pass, a table finds what appending one by one finds, and reports the same first repeat",
+        arguments: [40, 5_000, 60_000])
+    func indexingMatchesAppending(count: Int) {
+        // Below about 8,000 ids the table is filled in order; above, block by block of its slots.
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D &* UInt64(count)
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+        let unique = [""] + (1..<count).map { i in i % 2 == 0 ? "g\(i / 10).s\(i % 10)" : "state·\(i)·long enough to be stored" }
+        // No repeats: every id at its position.
+        let (table, none) = StateIDTable.indexing(unique)
+        #expect(none == nil)
+        #expect(table.ids == unique)
+        #expect(table[""] == nil)
+        for i in 1..<count where table[unique[i]] != Int32(i) {
+            Issue.record("\(unique[i]) not at \(i)")
+            break
+        }
+        #expect(table["g0.s99"] == nil)
+        // Repeats: a few ids copied to later places, the first repeat's place drawn at random.
+        for _ in 0..<8 {
+            var ids = unique
+            for _ in 0..<3 {
+                let from = 1 + next(count - 1), to = 1 + next(count - 1)
+                ids[to] = ids[from]
+            }
+            var appended = StateIDTable(capacity: count)
+            _ = appended.append("", indexed: false)
+            var expected: (index: Int, first: Int32)?
+            for i in 1..<count {
+                if let first = appended.append(ids[i], indexed: true) {
+                    expected = (i, first)
+                    break
+                }
+            }
+            let (built, firstRepeat) = StateIDTable.indexing(ids)
+            #expect(firstRepeat?.index == expected?.index)
+            #expect(firstRepeat?.first == expected?.first)
+            // Every id is found at its first place.
+            var firstPlace: [String: Int] = [:]
+            for i in 1..<count where firstPlace[ids[i]] == nil { firstPlace[ids[i]] = i }
+            for i in 1..<count where built[ids[i]] != Int32(firstPlace[ids[i]]!) {
+                Issue.record("\(ids[i]) not at its first place")
+                break
+            }
+        }
+    }
+
     @Test("an id is found whatever the representation of either string: small, or in storage of its own")
     func representations() {
         // `equal` settles equal words first: a short id held in storage (not as a small string)

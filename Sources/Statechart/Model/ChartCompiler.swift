@@ -295,7 +295,15 @@ struct ChartCompiler {
         let count = order.count
         let nodes = outline.nodes
         states.reserveCapacity(count)
-        indexByID = StateIDTable(capacity: count)
+        // Every id first, into the table in one pass (``StateIDTable/indexing(_:)``); a repeated
+        // id is reported below, at its place, after the problems of the states before it.
+        var allIDs: [String] = []
+        allIDs.reserveCapacity(count)
+        if count > 0 { allIDs.append("") }
+        for i in 1..<max(1, count) { allIDs.append(nodes[Int(order[i])].id) }
+        let (table, firstRepeat) = StateIDTable.indexing(allIDs)
+        allIDs = []
+        indexByID = table
         childIndices.reserveCapacity(count)
         locations.reserveCapacity(count)
         invokes.reserveCapacity(count)
@@ -325,9 +333,8 @@ struct ChartCompiler {
             if i > 0, id.isEmpty {
                 throw .emptyStateID(parent: parent >= 0 ? ids[Int(parent)] : "", location: nodes[j].location)
             }
-            // One hash of the id: insert, and learn from the same probe whether it was taken.
-            if let first = indexByID.append(id, indexed: i > 0) {
-                throw .duplicateStateID(id, first: locations[Int(first)], second: nodes[j].location)
+            if let firstRepeat, firstRepeat.index == i {
+                throw .duplicateStateID(id, first: locations[Int(firstRepeat.first)], second: nodes[j].location)
             }
             locations.append(nodes[j].location)
             childIndices.append(children)

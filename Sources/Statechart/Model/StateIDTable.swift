@@ -27,20 +27,104 @@ package struct StateIDTable: Sendable {
     /// An empty table with room for `capacity` ids before it grows.
     @usableFromInline
     package init(capacity: Int = 0) {
+        self.init(slotsFor: capacity)
+        ids.reserveCapacity(capacity)
+    }
+
+    /// An empty table whose slots hold `capacity` ids before it grows, without room for the ids.
+    private init(slotsFor capacity: Int) {
         var size = 16
         while size < 2 * capacity { size <<= 1 }
         slots = Array(repeating: 0, count: size)
         mask = size - 1
         seed = UInt64.random(in: .min ... .max) | 1
-        ids.reserveCapacity(capacity)
     }
 
-    /// A table of `ids` in order, the first one (the root's) not indexed. Duplicates keep the
-    /// first index.
+    /// A table of `ids`, each at its position, the first one (the root's) not indexed. An id
+    /// equal to an earlier one keeps its position but is not found: a lookup finds the earlier.
     @usableFromInline
     init(ids: [String]) {
-        self.init(capacity: ids.count)
-        for (i, id) in ids.enumerated() { _ = append(id, indexed: i > 0) }
+        self = Self.indexing(ids).table
+    }
+
+    /// A table of `ids`, each at its position, the first one (the root's) not indexed, and the
+    /// first position, in order, whose id repeats an earlier indexed one, with that one's
+    /// position: what appending them one by one would have reported first. An id equal to an
+    /// earlier one keeps its position but is not found: a lookup finds the earlier.
+    ///
+    /// Why not ``append(_:indexed:)`` one by one: in a large table each insertion reads a slot
+    /// at a random place, a cache and TLB miss apiece — 150 ns an id, a third of compiling a
+    /// million-state chart (issue 16). Here the hashes are computed in order, sorted by the part of
+    /// the table they fall in, and inserted part after part, so that probing walks the slots
+    /// forward, as a scan does.
+    package static func indexing(_ ids: [String]) -> (table: StateIDTable, firstRepeat: (index: Int, first: Int32)?) {
+        var table = StateIDTable(slotsFor: max(0, ids.count - 1))
+        table.ids = ids
+        guard ids.count > 1 else { return (table, nil) }
+        var repeatIndex: Int?
+        // Positions are inserted in any order here: an id that meets an equal one keeps the
+        // earlier position in the slot. The first position that repeats an earlier id is the
+        // second of its group, and it is always the larger of some pair that met (see
+        // ``insertKeepingFirst(_:hash:)``), so the smallest such larger one is the answer.
+        func insert(_ i: Int, _ h: UInt64) {
+            if let repeated = table.insertKeepingFirst(i, hash: h), repeated < repeatIndex ?? .max {
+                repeatIndex = repeated
+            }
+        }
+        let blockShift = 12  // 4,096 slots, 32 KB: a part's slots stay in the first cache levels
+        if table.slots.count <= 1 << (blockShift + 2) {
+            for i in 1..<ids.count { insert(i, table.hash(ids[i])) }
+        } else {
+            let n = ids.count - 1
+            var hashes = [UInt64](repeating: 0, count: n)
+            let blocks = table.slots.count >> blockShift
+            var starts = [Int32](repeating: 0, count: blocks + 1)
+            for k in 0..<n {
+                let h = table.hash(ids[k + 1])
+                hashes[k] = h
+                starts[((Int(truncatingIfNeeded: h) & table.mask) >> blockShift) + 1] += 1
+            }
+            for b in 0..<blocks { starts[b + 1] += starts[b] }
+            // Each id's hash and position, placed by the block its slot falls in.
+            var sortedHashes = [UInt64](repeating: 0, count: n)
+            var sortedPositions = [Int32](repeating: 0, count: n)
+            for k in 0..<n {
+                let h = hashes[k]
+                let b = (Int(truncatingIfNeeded: h) & table.mask) >> blockShift
+                let at = Int(starts[b])
+                starts[b] += 1
+                sortedHashes[at] = h
+                sortedPositions[at] = Int32(k + 1)
+            }
+            hashes = []
+            for k in 0..<n { insert(Int(sortedPositions[k]), sortedHashes[k]) }
+        }
+        // The slot of a repeated id holds the smallest position of its group: the first.
+        return (table, repeatIndex.map { ($0, table[ids[$0]]!) })
+    }
+
+    /// Places position `i`, whose id hashes to `h`, in its slot; when an equal id is there, keeps
+    /// the smaller of the two positions and returns the larger.
+    ///
+    /// Of a group of equal ids inserted in any order, the second smallest is always returned once:
+    /// inserted after the smallest, it meets it; inserted before, it holds the slot when the
+    /// smallest comes (every other member is larger than it). Every position returned is the
+    /// larger of two members, so none is smaller than the second smallest.
+    private mutating func insertKeepingFirst(_ i: Int, hash h: UInt64) -> Int? {
+        var s = Int(truncatingIfNeeded: h) & mask
+        while slots[s] != 0 {
+            let slot = slots[s]
+            let other = Int(slot & 0xFFFF_FFFF) - 1
+            if slot >> 32 == h >> 32, Self.equal(ids[other], ids[i]) {
+                guard i < other else { return i }
+                slots[s] = (h & 0xFFFF_FFFF_0000_0000) | UInt64(i + 1)
+                return other
+            }
+            s = (s + 1) & mask
+        }
+        slots[s] = (h & 0xFFFF_FFFF_0000_0000) | UInt64(i + 1)
+        indexed += 1
+        return nil
     }
 
     /// The number of ids, indexed or not.
