@@ -74,10 +74,10 @@ extension ChartInstance {
         } else if let g = chart.transitions[Int(t)].guardCondition, !evaluate(g, event: event, transition: t) {
             return false
         }
-        if chart.hasAsyncGuards, chart.transitions[Int(t)].asyncGuard != nil, asyncGuardResults[t] != true {
+        if chart.hasAsyncGuards, chart.asyncGuards.hasValue(at: Int(t)), asyncGuardResults[t] != true {
             return false
         }
-        if chart.transitions[Int(t)].dynamicTargets != nil, !resolveDynamicTargets(t, event: event) {
+        if chart.dynamicTargets.hasValue(at: Int(t)), !resolveDynamicTargets(t, event: event) {
             return false
         }
         return true
@@ -108,7 +108,7 @@ extension ChartInstance {
         // which one is selected depends on the answers.
         var walk = SelectionWalk(over: self)
         while let (t, _) = walk.nextCandidate(in: self, matching: .event(event)) {
-            guard let condition = chart.transitions[Int(t)].asyncGuard, !result.contains(where: { $0.transition == t }) else {
+            guard let condition = chart.asyncGuards[Int(t)], !result.contains(where: { $0.transition == t }) else {
                 continue
             }
             result.append((t, condition))
@@ -164,7 +164,7 @@ extension ChartInstance {
     /// transition is not taken.
     @usableFromInline
     mutating func resolveDynamicTargets(_ t: Int32, event: ChartEvent<Event>?) -> Bool {
-        guard let compute = chart.transitions[Int(t)].dynamicTargets else { return true }
+        guard let compute = chart.dynamicTargets[Int(t)] else { return true }
         var targets: [Int32] = []
         for id in compute(scope.context, event) {
             guard let index = chart.indexByID[id] else {
@@ -180,7 +180,7 @@ extension ChartInstance {
     /// The declared (or dynamically resolved) targets of a transition.
     @inlinable
     func targets(of t: Int32) -> TargetList {
-        if chart.transitions[Int(t)].dynamicTargets != nil {
+        if chart.dynamicTargets.hasValue(at: Int(t)) {
             let resolved = stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee.resolvedTargets } ?? []
             for r in resolved where r.transition == t { return TargetList(r.targets) }
         }
@@ -298,6 +298,6 @@ extension ChartInstance {
     func describeTransition(_ t: Int32) -> String {
         let tr = chart.transitions[Int(t)]
         let source = tr.source == 0 ? chart.name : chart.ids[Int(tr.source)]
-        return "transition \(tr.ordinal) of '\(source)'" + (tr.location.map { " (\($0))" } ?? "")
+        return "transition \(tr.ordinal) of '\(source)'" + (chart.transitionLocations[Int(t)].map { " (\($0))" } ?? "")
     }
 }

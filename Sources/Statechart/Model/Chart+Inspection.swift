@@ -103,8 +103,8 @@ extension Chart {
         return ChartTransitionInfo(
             source: ChartStateID(t.source), ordinal: Int(t.ordinal), events: t.matcher.map(descriptorInfo),
             guardCondition: t.guardCondition.map(guardInfo), targets: t.targets.map(ChartStateID.init),
-            hasDynamicTargets: t.dynamicTargets != nil, kind: t.isInternal ? .internal : .external,
-            actions: t.actions.map(actionInfo), location: t.location)
+            hasDynamicTargets: dynamicTargets.hasValue(at: k), kind: t.isInternal ? .internal : .external,
+            actions: t.actions.map(actionInfo), location: transitionLocations[k])
     }
 
     private func descriptorInfo(_ m: EventMatcher<Event>) -> ChartEventDescriptorInfo {

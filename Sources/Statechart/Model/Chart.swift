@@ -19,15 +19,12 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         @usableFromInline var guardCondition: CompiledGuard<Event, Context>?
         @usableFromInline var targets: TargetList
         @usableFromInline var actions: [Action<Event, Context>]
-        @usableFromInline var dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?
-        @usableFromInline var asyncGuard: (@Sendable (Context, Event) async -> Bool)? = nil
         @usableFromInline var matcher: EventMatcher<Event>?
         @usableFromInline var source: Int32
         /// The precomputed domain; -1 when targetless; -2 when it depends on history or dynamic targets.
         @usableFromInline var domain: Int32
         /// Index among the transitions of its source state (0-based).
         @usableFromInline var ordinal: Int32
-        @usableFromInline var location: SourceLocation?
         @usableFromInline var isInternal: Bool
         /// The initial transition of a compound state or the default of a history: not selectable.
         @usableFromInline var isPseudo: Bool
@@ -35,11 +32,16 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
 
     @usableFromInline let states: ChartTable<State>
     @usableFromInline let transitions: [Transition]
+    /// By transition, what few have (``SparseTable``): the closure that computes its targets,
+    /// its asynchronous guard, and where it was declared.
+    @usableFromInline let dynamicTargets: SparseTable<(@Sendable (Context, ChartEvent<Event>?) -> [String])?>
+    @usableFromInline let asyncGuards: SparseTable<(@Sendable (Context, Event) async -> Bool)?>
+    @usableFromInline let transitionLocations: SparseTable<SourceLocation?>
     @usableFromInline let eventCandidates: [Int32]
     @usableFromInline let eventlessCandidates: ChartTable<Int32>
     @usableFromInline let childIndices: [[Int32]]
-    @usableFromInline let entryActions: [[[Action<Event, Context>]]]
-    @usableFromInline let exitActions: [[[Action<Event, Context>]]]
+    @usableFromInline let entryActions: SparseTable<[[Action<Event, Context>]]>
+    @usableFromInline let exitActions: SparseTable<[[Action<Event, Context>]]>
     @usableFromInline let hasEventless: Bool
     /// Request transitions by target state index (see ``ChartDefinition/addRequestRoute(to:within:)``).
     @usableFromInline let requestTransitions: RequestTransitions
@@ -49,7 +51,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let staticDefaults: ChartTable<PoolRange>
     @usableFromInline let staticDefaultEntries: ChartTable<Int32>
     /// Invoked work by state (empty for most states).
-    @usableFromInline let invocations: [[Invocation<Event, Context>]]
+    @usableFromInline let invocations: SparseTable<[Invocation<Event, Context>]>
     /// Whether any state invokes work.
     @usableFromInline let hasInvocations: Bool
     /// Whether any transition has an asynchronous guard.
@@ -94,6 +96,9 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         c.states = []
         self.transitions = a.transitions
         a.transitions = []
+        self.dynamicTargets = a.dynamicTargets
+        self.asyncGuards = a.asyncGuards
+        self.transitionLocations = a.transitionLocations
         self.eventCandidates = c.eventCandidates
         self.hasEventless = !c.eventlessCandidates.isEmpty
         self.eventlessCandidates = ChartTable(c.eventlessCandidates)
@@ -203,10 +208,8 @@ extension Chart.Transition {
     /// A transition with the compiler's structure and the declared transition's closures.
     @inlinable
     init(
-        shape: TransitionShape, location: SourceLocation?, targets: TargetList, matcher: EventMatcher<Event>?,
-        guardCondition: CompiledGuard<Event, Context>?,
-        actions: [Action<Event, Context>], dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?,
-        asyncGuard: (@Sendable (Context, Event) async -> Bool)?
+        shape: TransitionShape, targets: TargetList, matcher: EventMatcher<Event>?,
+        guardCondition: CompiledGuard<Event, Context>?, actions: [Action<Event, Context>]
     ) {
         self.source = shape.source
         self.matcher = matcher
@@ -215,9 +218,6 @@ extension Chart.Transition {
         self.isInternal = shape.isInternal
         self.domain = shape.domain
         self.actions = actions
-        self.dynamicTargets = dynamicTargets
-        self.asyncGuard = asyncGuard
-        self.location = location
         self.ordinal = shape.ordinal
         self.isPseudo = shape.isPseudo
     }

@@ -7,9 +7,12 @@
 struct ChartAssembly<Event: Hashable & Sendable, Context> {
     @usableFromInline typealias C = Chart<Event, Context>
     @usableFromInline var transitions: [C.Transition] = []
-    @usableFromInline var entryActions: [[[Action<Event, Context>]]]
-    @usableFromInline var exitActions: [[[Action<Event, Context>]]]
-    @usableFromInline var invocations: [[Invocation<Event, Context>]]
+    @usableFromInline var dynamicTargets = SparseTable<(@Sendable (Context, ChartEvent<Event>?) -> [String])?>()
+    @usableFromInline var asyncGuards = SparseTable<(@Sendable (Context, Event) async -> Bool)?>()
+    @usableFromInline var transitionLocations = SparseTable<SourceLocation?>()
+    @usableFromInline var entryActions = SparseTable<[[Action<Event, Context>]]>()
+    @usableFromInline var exitActions = SparseTable<[[Action<Event, Context>]]>()
+    @usableFromInline var invocations = SparseTable<[Invocation<Event, Context>]>()
     @usableFromInline var leanCandidates: [LeanCandidate<Event>] = []
     @usableFromInline var lean: LeanTables
     @usableFromInline var hasAsyncGuards = false
@@ -26,9 +29,6 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
     init(_ definition: consuming ChartDefinition<Event, Context>, _ compiler: ChartCompiler) {
         definition.releaseCompiledOutline()
         let count = compiler.states.count
-        entryActions = Array(repeating: [], count: count)
-        exitActions = Array(repeating: [], count: count)
-        invocations = Array(repeating: [], count: count)
         // Whether anything has actions, and whether any transition has more than its descriptor
         // to check: the closure tables are built only then (``ClosureBlocks``).
         var anyActions = false
@@ -38,10 +38,10 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
                 let p = definition.outline.nodes[Int(node)].payload
                 guard p >= 0 else { continue }
                 let payload = definition.payloads[Int(p)]
-                entryActions[i] = payload.onEntry
-                exitActions[i] = payload.onExit
+                entryActions.set(payload.onEntry, at: i, count: count)
+                exitActions.set(payload.onExit, at: i, count: count)
                 if !payload.onEntry.isEmpty || !payload.onExit.isEmpty { anyActions = true }
-                invocations[i] = payload.invocations
+                invocations.set(payload.invocations, at: i, count: count)
             }
         }
         let indexByID = compiler.indexByID
@@ -83,8 +83,11 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             if asyncGuard != nil { hasAsyncGuards = true }
             transitions.append(
                 C.Transition(
-                    shape: shapes[k], location: location, targets: compiler.targets(of: Int32(k)), matcher: matcher, guardCondition: guardCondition, actions: actions,
-                    dynamicTargets: dynamicTargets, asyncGuard: asyncGuard))
+                    shape: shapes[k], targets: compiler.targets(of: Int32(k)), matcher: matcher, guardCondition: guardCondition,
+                    actions: actions))
+            self.dynamicTargets.set(dynamicTargets, at: k, count: shapes.count)
+            asyncGuards.set(asyncGuard, at: k, count: shapes.count)
+            transitionLocations.set(location, at: k, count: shapes.count)
         }
         declaredList = []
         // Nothing reads the definition from here: its node outline (one record per state) is
@@ -103,7 +106,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
                 LeanCandidate(transition: t, event: exact, conditional: lean.transitions[Int(t)].flags.contains(.conditional)))
         }
         closures = ClosureBlocks(
-            transitions: transitions, entryActions: entryActions, exitActions: exitActions, anyActions: anyActions,
+            transitions: transitions, stateCount: count, entryActions: entryActions, exitActions: exitActions, anyActions: anyActions,
             anyConditional: anyConditional)
     }
 

@@ -35,8 +35,8 @@ struct ClosureBlocks<Event: Hashable & Sendable, Context> {
     ///     targets.
     @inlinable
     init(
-        transitions: [Chart<Event, Context>.Transition], entryActions: [[[Action<Event, Context>]]],
-        exitActions: [[[Action<Event, Context>]]], anyActions: Bool, anyConditional: Bool
+        transitions: [Chart<Event, Context>.Transition], stateCount: Int, entryActions: SparseTable<[[Action<Event, Context>]]>,
+        exitActions: SparseTable<[[Action<Event, Context>]]>, anyActions: Bool, anyConditional: Bool
     ) {
         var pool: [Unmanaged<ClosureAction<Event, Context>>] = []
         var transitionBlocks: [ClosureBlock] = []
@@ -47,9 +47,9 @@ struct ClosureBlocks<Event: Hashable & Sendable, Context> {
             for t in transitions.indices {
                 transitionBlocks.append(Self.block(transitions[t].actions, state: transitions[t].source, into: &pool))
             }
-            entryBlocks.reserveCapacity(entryActions.count)
-            exitBlocks.reserveCapacity(exitActions.count)
-            for s in entryActions.indices {
+            entryBlocks.reserveCapacity(stateCount)
+            exitBlocks.reserveCapacity(stateCount)
+            for s in 0..<stateCount {
                 entryBlocks.append(entryActions[s].count == 1 ? Self.block(entryActions[s][0], state: Int32(s), into: &pool) : .none)
                 exitBlocks.append(exitActions[s].count == 1 ? Self.block(exitActions[s][0], state: Int32(s), into: &pool) : .none)
             }

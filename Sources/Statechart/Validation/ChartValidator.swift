@@ -37,7 +37,8 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
         Ref(source: name(chart.transitions[Int(t)].source), ordinal: Int(chart.transitions[Int(t)].ordinal))
     }
     func location(_ t: Int32) -> SourceLocation? {
-        chart.transitions[Int(t)].location ?? chart.locations[Int(chart.transitions[Int(t)].source)]
+        if let declared = chart.transitionLocations[Int(t)] { return declared }
+        return chart.locations[Int(chart.transitions[Int(t)].source)]
     }
     func selectable(of s: Int32) -> Range<Int32> { chart.states[Int(s)].transitionStart..<chart.states[Int(s)].transitionEnd }
 
@@ -76,7 +77,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
         func enter(_ t: Int32) {
             let tr = chart.transitions[Int(t)]
             var targets = tr.targets
-            if tr.dynamicTargets != nil {
+            if chart.dynamicTargets.hasValue(at: Int(t)) {
                 // Any state of the machine could be computed: treat the source's siblings and theirs as possible.
                 let container = tr.source == 0 ? 0 : chart.states[Int(tr.source)].parent
                 targets = TargetList(chart.childIndices[Int(max(container, 0))])
@@ -118,7 +119,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
                 for earlier in ts[..<i] {
                     let a = chart.transitions[Int(earlier)]
                     let b = chart.transitions[Int(later)]
-                    if a.guardCondition == nil, a.asyncGuard == nil, covers(a.matcher, b.matcher) {
+                    if a.guardCondition == nil, !chart.asyncGuards.hasValue(at: Int(earlier)), covers(a.matcher, b.matcher) {
                         if isDuplicate(earlier, later) {
                             diagnostics.append(
                                 ChartDiagnostic(
@@ -179,11 +180,17 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
         }
     }
 
+    /// Whether transition `t` has dynamic targets or an asynchronous guard: closures that make
+    /// two transitions alike in everything else differ.
+    func hasClosures(_ t: Int32) -> Bool {
+        chart.dynamicTargets.hasValue(at: Int(t)) || chart.asyncGuards.hasValue(at: Int(t))
+    }
+
     func isDuplicate(_ x: Int32, _ y: Int32) -> Bool {
         let a = chart.transitions[Int(x)]
         let b = chart.transitions[Int(y)]
-        guard a.targets == b.targets, a.isInternal == b.isInternal, a.dynamicTargets == nil, b.dynamicTargets == nil,
-            a.asyncGuard == nil, b.asyncGuard == nil, covers(a.matcher, b.matcher), covers(b.matcher, a.matcher)
+        guard a.targets == b.targets, a.isInternal == b.isInternal, !hasClosures(x), !hasClosures(y),
+            covers(a.matcher, b.matcher), covers(b.matcher, a.matcher)
         else { return false }
         switch (a.guardCondition, b.guardCondition) {
         case (nil, nil): return true
@@ -250,7 +257,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             guard st.eventlessStart < st.eventlessEnd else { continue }
             let t = chart.eventlessCandidates[Int(st.eventlessStart)]
             let tr = chart.transitions[Int(t)]
-            guard tr.guardCondition == nil, tr.asyncGuard == nil, tr.dynamicTargets == nil, tr.domain >= 0,
+            guard tr.guardCondition == nil, !hasClosures(t), tr.domain >= 0,
                 !tr.targets.isEmpty
             else { continue }
             builder.clear()
