@@ -92,8 +92,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     ) {
         self.hasInvocations = c.invokes.contains(true)
         c.releaseWorkingArrays()
-        self.states = ChartTable(c.states)
-        c.states = []
+        self.states = c.states.takeTable()
         self.transitions = a.transitions
         a.transitions = []
         self.dynamicTargets = a.dynamicTargets

@@ -95,7 +95,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         _ = consume definition
         let invokes = compiler.invokes
         lean = LeanTables(
-            states: compiler.states, shapes: compiler.shapes, hasActions: hasActions, conditional: conditional,
+            states: compiler.states.elements, shapes: compiler.shapes, hasActions: hasActions, conditional: conditional,
             staticEntries: compiler.staticEntries, staticEntryPool: compiler.staticEntryPool,
             staticDefaults: compiler.staticDefaults, staticDefaultPool: compiler.staticDefaultPool, invokes: invokes)
         leanCandidates.reserveCapacity(compiler.eventCandidates.count)

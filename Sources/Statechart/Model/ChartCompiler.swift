@@ -60,7 +60,8 @@ struct ChartCompiler {
     /// Definition node index, by state index (document order).
     @usableFromInline var order: [Int32] = []
     var newIndex: [Int32] = []
-    @usableFromInline var states: [CompiledState] = []
+    /// The states by index, built in the memory that becomes the chart's table (``TableBuffer``).
+    @usableFromInline var states = TableBuffer<CompiledState>(capacity: 0)
     @usableFromInline var shapes: [TransitionShape] = []
     /// The targets of every shape, one after another (see ``TargetList``).
     @usableFromInline var targetPool: [Int32] = []
@@ -140,7 +141,7 @@ struct ChartCompiler {
             }
             i -= 1
         }
-        configurationBound = states.isEmpty ? 0 : Int(below[0])
+        configurationBound = states.count == 0 ? 0 : Int(below[0])
     }
 
     /// The entry set of every transition whose entry does not depend on history values or on a
@@ -168,8 +169,8 @@ struct ChartCompiler {
         // backwards meets the initial transitions of inner states (later in document order)
         // before those of outer ones and before every selectable transition.
         var defaultNotKept = [Bool](repeating: false, count: states.count)
-        let stateList = states
-        stateList.withUnsafeBufferPointer { states in
+        do {
+            let states = self.states.elements
             for k in shapes.indices.reversed() {
                 let source = Int(shapes[k].source), isPseudo = shapes[k].isPseudo, domain = shapes[k].domain
                 let targets = targetsOf.targets(of: Int32(k))
@@ -245,7 +246,7 @@ struct ChartCompiler {
         // 0: not visited, 1: on the current path, 2: done.
         var color = [UInt8](repeating: 0, count: states.count)
         var path: [(state: Int32, next: Int)] = []
-        for h in states.indices where states[h].kind.isHistory && color[h] == 0 {
+        for h in 0..<states.count where states[h].kind.isHistory && color[h] == 0 {
             color[h] = 1
             path.append((Int32(h), 0))
             while let top = path.last {
@@ -294,7 +295,7 @@ struct ChartCompiler {
     private mutating func shape() throws(ChartError) {
         let count = order.count
         let nodes = outline.nodes
-        states.reserveCapacity(count)
+        states = TableBuffer(capacity: count)
         // Every id first, into the table in one pass (``StateIDTable/indexing(_:)``); a repeated
         // id is reported below, at its place, after the problems of the states before it.
         var allIDs: [String] = []
@@ -454,7 +455,7 @@ struct ChartCompiler {
         let declared = outline.transitions
         // Exactly: the declared transitions, one initial per compound state, one default per
         // history state, at most one per request route (growing by doubling copies them all).
-        let compoundCount = states.reduce(0) { $0 + ($1.kind == .compound ? 1 : 0) }
+        let compoundCount = states.elements.reduce(0) { $0 + ($1.kind == .compound ? 1 : 0) }
         shapes.reserveCapacity(declared.count + compoundCount + historyCount + outline.requestRoutes.count)
         for i in 0..<count where !states[i].kind.isHistory {
             // Fields read one by one: binding a node or a transition copied it, with retains.
@@ -585,14 +586,14 @@ struct ChartCompiler {
             } else if targets.isEmpty {
                 domain = -1
             } else {
-                domain = Self.domain(source: shapes[k].source, targets: targets, isInternal: shapes[k].isInternal, states: states)
+                domain = Self.domain(source: shapes[k].source, targets: targets, isInternal: shapes[k].isInternal, states: states.elements)
             }
             shapes[k].domain = domain
         }
     }
 
     /// The transition domain (SCXML `getTransitionDomain` with effective targets given).
-    static func domain(source: Int32, targets: TargetList, isInternal: Bool, states: [CompiledState]) -> Int32 {
+    static func domain(source: Int32, targets: TargetList, isInternal: Bool, states: UnsafeBufferPointer<CompiledState>) -> Int32 {
         func isDesc(_ a: Int32, _ b: Int32) -> Bool { a > b && a < states[Int(b)].end }
         if isInternal, states[Int(source)].kind == .compound, targets.allSatisfy({ isDesc($0, source) }) {
             return source
@@ -609,7 +610,7 @@ struct ChartCompiler {
 
     /// Per atomic state, the selectable transitions of it and its ancestors, innermost first.
     private mutating func fillCandidates() {
-        for i in states.indices where states[i].kind.isAtomic {
+        for i in 0..<states.count where states[i].kind.isAtomic {
             states[i].candidateStart = Int32(eventCandidates.count)
             states[i].eventlessStart = Int32(eventlessCandidates.count)
             var s = Int32(i)

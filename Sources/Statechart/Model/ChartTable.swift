@@ -25,6 +25,14 @@ struct ChartTable<Element>: RandomAccessCollection {
         }
     }
 
+    /// A table of the `count` elements initialized at `base`, which it owns from now on: memory a
+    /// ``TableBuffer`` filled.
+    @usableFromInline
+    init(adopting base: UnsafeMutablePointer<Element>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
     /// Deinitializes and frees the elements: called once, by the chart that owns the table.
     @usableFromInline
     func free() {
