@@ -15,10 +15,10 @@ struct CompilerOutlineTests {
         builder.limit = ChartCompiler.staticEntryLimit
         var out: [[Int32]?] = Array(repeating: nil, count: chart.transitions.count)
         for (k, t) in chart.transitions.enumerated() {
-            guard t.domain >= 0, !t.targets.isEmpty, !(t.isPseudo && chart.states[Int(t.source)].kind.isHistory) else { continue }
+            guard t.domain >= 0, t.targetCount > 0, !(t.isPseudo && chart.states[Int(t.source)].kind.isHistory) else { continue }
             builder.clear()
             chart.states.withUnsafeBufferPointer { states in
-                builder.add(targets: t.targets, domain: t.domain, states: states, transitions: chart.transitions, children: chart.childIndices)
+                builder.add(targets: chart.targets(of: Int32(k)), domain: t.domain, states: states, transitions: chart, children: chart.childIndices)
             }
             builder.finish()
             let keep = builder.entries.count <= ChartCompiler.staticEntryLimit && !builder.touchedHistory
@@ -95,11 +95,11 @@ struct CompilerOutlineTests {
             d.addTransition(TransitionDefinition(on: .event("e\(k)"), to: [target]), from: source)
         }
         let chart = try Chart(d)
-        let declared = chart.transitions.filter { !$0.isPseudo }
+        let declared = chart.transitions.indices.filter { !chart.transitions[$0].isPseudo }
         // Transitions in document order of their sources: a1's, a2's, then b's.
         let expected = cases.enumerated().sorted { ($0.element.1.rawValue, $0.offset) < ($1.element.1.rawValue, $1.offset) }
             .map { chart.state(withID: $0.element.0)!.index }
-        #expect(declared.map { $0.targets.array } == expected.map { [$0] })
+        #expect(declared.map { chart.targets(of: Int32($0)).array } == expected.map { [$0] })
         // An id that is none of the near states' and no state's at all is still an unknown target.
         d.addTransition(TransitionDefinition(on: .event("x"), to: ["a3"]), from: a1)
         #expect(throws: ChartError.self) { try Chart(d) }
@@ -123,7 +123,7 @@ struct CompilerOutlineTests {
         #expect(chart.ids == ["", "a", "a1", "a2", "b"])
         let a1Index = Int(chart.state(withID: "a1")!.index)
         let own = chart.states[a1Index].transitionStart..<chart.states[a1Index].transitionEnd
-        #expect(own.map { chart.transitions[Int($0)].targets.array } == [[4], [3]])
+        #expect(own.map { chart.targets(of: $0).array } == [[4], [3]])
     }
 
     @Test("a definition's per-state and per-transition records stay small; locations clamp to 32 bits")
@@ -134,10 +134,10 @@ struct CompilerOutlineTests {
         #expect(MemoryLayout<TransitionDefinition<String, Void>>.stride <= 104)
         #expect(MemoryLayout<TransitionOutline>.stride <= 56)
         #expect(MemoryLayout<NodeOutline>.stride <= 88)
-        // And the chart's own record per transition: 80 bytes with `String` events since its
-        // dynamic targets, asynchronous guard and location moved to sparse tables (120 before,
-        // 136 before that).
-        #expect(MemoryLayout<Chart<String, Void>.Transition>.stride <= 80)
+        // And the chart's own record per transition: 64 bytes with `String` events since its
+        // dynamic targets, asynchronous guard and location moved to sparse tables and its
+        // targets are a range of the chart's pool (120 before, 136 before that).
+        #expect(MemoryLayout<Chart<String, Void>.Transition>.stride <= 64)
         var location = Statechart.SourceLocation(line: 12, column: 7)
         #expect(location.line == 12 && location.column == 7 && location.description == "line 12, column 7")
         location.line = Int(UInt32.max) + 1

@@ -135,7 +135,7 @@ struct EntrySetBuilder: Sendable {
             tasks.append(.descendants(targets[i]))
         }
         chart.states.withUnsafeBufferPointer { states in
-            run(states: states, transitions: chart.transitions, children: chart.childIndices, history: history)
+            run(states: states, transitions: chart, children: chart.childIndices, history: history)
         }
     }
 
@@ -258,14 +258,4 @@ protocol TransitionTargets {
     func targets(of transition: Int32) -> TargetList
 }
 
-/// A transition with targets (``Chart/Transition``; the compiler's shapes go through ``ShapeTargets``).
-@usableFromInline
-protocol HasTransitionTargets {
-    var targets: TargetList { get }
-}
-
-extension Array: TransitionTargets where Element: HasTransitionTargets {
-    @inlinable func targets(of transition: Int32) -> TargetList { self[Int(transition)].targets }
-}
-
-extension Chart.Transition: HasTransitionTargets {}
+extension Chart: TransitionTargets {}

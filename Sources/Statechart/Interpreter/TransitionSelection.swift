@@ -184,7 +184,7 @@ extension ChartInstance {
             let resolved = stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee.resolvedTargets } ?? []
             for r in resolved where r.transition == t { return TargetList(r.targets) }
         }
-        return chart.transitions[Int(t)].targets
+        return chart.targets(of: t)
     }
 
     /// Targets with history states replaced by their stored value or default (SCXML
@@ -192,7 +192,7 @@ extension ChartInstance {
     /// can have history targets; for the others this is `targets(of:)`, without allocating.
     @inlinable
     func effectiveTargets(of t: Int32) -> TargetList {
-        if chart.transitions[Int(t)].domain != -2 { return chart.transitions[Int(t)].targets }
+        if chart.transitions[Int(t)].domain != -2 { return chart.targets(of: t) }
         var result: [Int32] = []
         var pending = targets(of: t).array
         var i = 0
@@ -204,7 +204,7 @@ extension ChartInstance {
                 if let stored = historyValues[Int(state.historySlot)] {
                     for v in stored where !result.contains(v) { result.append(v) }
                 } else {
-                    pending.append(contentsOf: chart.transitions[Int(state.initialTransition)].targets)
+                    pending.append(contentsOf: chart.targets(of: state.initialTransition))
                 }
             } else if !result.contains(s) {
                 result.append(s)

@@ -102,7 +102,7 @@ extension Chart {
         let t = transitions[k]
         return ChartTransitionInfo(
             source: ChartStateID(t.source), ordinal: Int(t.ordinal), events: t.matcher.map(descriptorInfo),
-            guardCondition: t.guardCondition.map(guardInfo), targets: t.targets.map(ChartStateID.init),
+            guardCondition: t.guardCondition.map(guardInfo), targets: targets(of: Int32(k)).map(ChartStateID.init),
             hasDynamicTargets: dynamicTargets.hasValue(at: k), kind: t.isInternal ? .internal : .external,
             actions: t.actions.map(actionInfo), location: transitionLocations[k])
     }

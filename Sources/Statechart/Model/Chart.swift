@@ -17,7 +17,10 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         // the fields in the order of their meaning took 144 (issue 16, "Memory": a chart holds
         // one per transition, and its assembly builds them while the definition is alive).
         @usableFromInline var guardCondition: CompiledGuard<Event, Context>?
-        @usableFromInline var targets: TargetList
+        /// Where its targets are in ``Chart/targetPool`` (``Chart/targets(of:)``): a list of its
+        /// own held a reference to the pool, a retain per transition compiled.
+        @usableFromInline var targetStart: Int32
+        @usableFromInline var targetCount: Int32
         @usableFromInline var actions: [Action<Event, Context>]
         @usableFromInline var matcher: EventMatcher<Event>?
         @usableFromInline var source: Int32
@@ -32,6 +35,8 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
 
     @usableFromInline let states: ChartTable<State>
     @usableFromInline let transitions: [Transition]
+    /// The targets of every transition, one after another (``targets(of:)``).
+    @usableFromInline let targetPool: [Int32]
     /// By transition, what few have (``SparseTable``): the closure that computes its targets,
     /// its asynchronous guard, and where it was declared.
     @usableFromInline let dynamicTargets: SparseTable<(@Sendable (Context, ChartEvent<Event>?) -> [String])?>
@@ -91,6 +96,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         eventName: @escaping @Sendable (Event) -> String
     ) {
         self.hasInvocations = c.invokes.contains(true)
+        self.targetPool = c.targetPool
         c.releaseWorkingArrays()
         self.states = c.states.takeTable()
         self.transitions = a.transitions
@@ -186,6 +192,12 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         return Array(leanEntries[Int(lean.entryStart)..<Int(lean.entryEnd)])
     }
 
+    /// The declared targets of transition `t`.
+    @inlinable
+    func targets(of t: Int32) -> TargetList {
+        TargetList(pool: targetPool, start: Int(transitions[Int(t)].targetStart), count: Int(transitions[Int(t)].targetCount))
+    }
+
     /// The transition domain (SCXML `getTransitionDomain`) for given effective targets.
     @inlinable
     func domain(source: Int32, targets: TargetList, isInternal: Bool) -> Int32 {
@@ -207,13 +219,14 @@ extension Chart.Transition {
     /// A transition with the compiler's structure and the declared transition's closures.
     @inlinable
     init(
-        shape: TransitionShape, targets: TargetList, matcher: EventMatcher<Event>?,
+        shape: TransitionShape, matcher: EventMatcher<Event>?,
         guardCondition: CompiledGuard<Event, Context>?, actions: [Action<Event, Context>]
     ) {
         self.source = shape.source
         self.matcher = matcher
         self.guardCondition = guardCondition
-        self.targets = targets
+        self.targetStart = shape.targetStart
+        self.targetCount = shape.targetCount
         self.isInternal = shape.isInternal
         self.domain = shape.domain
         self.actions = actions

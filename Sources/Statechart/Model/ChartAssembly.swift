@@ -83,7 +83,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             if asyncGuard != nil { hasAsyncGuards = true }
             transitions.append(
                 C.Transition(
-                    shape: shapes[k], targets: compiler.targets(of: Int32(k)), matcher: matcher, guardCondition: guardCondition,
+                    shape: shapes[k], matcher: matcher, guardCondition: guardCondition,
                     actions: actions))
             self.dynamicTargets.set(dynamicTargets, at: k, count: shapes.count)
             asyncGuards.set(asyncGuard, at: k, count: shapes.count)

@@ -214,7 +214,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     var initialState: State {
         let root = typed.chart.states[0]
-        let first = typed.chart.transitions[Int(root.initialTransition)].targets[0]
+        let first = typed.chart.targets(of: root.initialTransition)[0]
         guard let v = typed.valueByIndex[Int(first)]?.base as? State else {
             preconditionFailure("the top level of a typed chart holds State values")
         }

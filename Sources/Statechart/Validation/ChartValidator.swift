@@ -76,7 +76,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
         var builder = EntrySetBuilder(stateCount: chart.stateCount)
         func enter(_ t: Int32) {
             let tr = chart.transitions[Int(t)]
-            var targets = tr.targets
+            var targets = chart.targets(of: t)
             if chart.dynamicTargets.hasValue(at: Int(t)) {
                 // Any state of the machine could be computed: treat the source's siblings and theirs as possible.
                 let container = tr.source == 0 ? 0 : chart.states[Int(tr.source)].parent
@@ -86,7 +86,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             builder.clear()
             let domain = tr.domain >= 0 ? tr.domain : 0
             chart.states.withUnsafeBufferPointer { states in
-                builder.add(targets: targets, domain: domain, states: states, transitions: chart.transitions, children: chart.childIndices)
+                builder.add(targets: targets, domain: domain, states: states, transitions: chart, children: chart.childIndices)
             }
             builder.finish()
             for s in builder.entries where !reached[Int(s)] {
@@ -189,7 +189,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
     func isDuplicate(_ x: Int32, _ y: Int32) -> Bool {
         let a = chart.transitions[Int(x)]
         let b = chart.transitions[Int(y)]
-        guard a.targets == b.targets, a.isInternal == b.isInternal, !hasClosures(x), !hasClosures(y),
+        guard chart.targets(of: x) == chart.targets(of: y), a.isInternal == b.isInternal, !hasClosures(x), !hasClosures(y),
             covers(a.matcher, b.matcher), covers(b.matcher, a.matcher)
         else { return false }
         switch (a.guardCondition, b.guardCondition) {
@@ -258,11 +258,11 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             let t = chart.eventlessCandidates[Int(st.eventlessStart)]
             let tr = chart.transitions[Int(t)]
             guard tr.guardCondition == nil, !hasClosures(t), tr.domain >= 0,
-                !tr.targets.isEmpty
+                tr.targetCount > 0
             else { continue }
             builder.clear()
             chart.states.withUnsafeBufferPointer { states in
-                builder.add(targets: tr.targets, domain: tr.domain, states: states, transitions: chart.transitions, children: chart.childIndices)
+                builder.add(targets: chart.targets(of: t), domain: tr.domain, states: states, transitions: chart, children: chart.childIndices)
             }
             builder.finish()
             // Only a single resulting atomic state is followed (parallel targets are not).
