@@ -578,22 +578,30 @@ struct ChartCompiler {
                     initialOf: -1))
         }
         // Static domains (rule R6): history targets and dynamic targets are resolved at run time.
-        for k in shapes.indices where !shapes[k].isPseudo {
-            let domain: Int32
-            let targets = targets(of: Int32(k))
-            if shapes[k].hasDynamicTargets || targets.contains(where: { states[Int($0)].kind.isHistory }) {
-                domain = -2
-            } else if targets.isEmpty {
-                domain = -1
-            } else {
-                domain = Self.domain(source: shapes[k].source, targets: targets, isInternal: shapes[k].isInternal, states: states.elements)
+        // The targets read in place: a ``TargetList`` per shape retained the pool, a million
+        // retains of one object for a million-state chart.
+        let stateList = states.elements
+        targetPool.withUnsafeBufferPointer { pool in
+            for k in shapes.indices where !shapes[k].isPseudo {
+                let domain: Int32
+                let start = Int(shapes[k].targetStart)
+                let targets = UnsafeBufferPointer(rebasing: pool[start..<start + Int(shapes[k].targetCount)])
+                if shapes[k].hasDynamicTargets || targets.contains(where: { stateList[Int($0)].kind.isHistory }) {
+                    domain = -2
+                } else if targets.isEmpty {
+                    domain = -1
+                } else {
+                    domain = Self.domain(source: shapes[k].source, targets: targets, isInternal: shapes[k].isInternal, states: stateList)
+                }
+                shapes[k].domain = domain
             }
-            shapes[k].domain = domain
         }
     }
 
     /// The transition domain (SCXML `getTransitionDomain` with effective targets given).
-    static func domain(source: Int32, targets: TargetList, isInternal: Bool, states: UnsafeBufferPointer<CompiledState>) -> Int32 {
+    static func domain<Targets: Collection<Int32>>(
+        source: Int32, targets: Targets, isInternal: Bool, states: UnsafeBufferPointer<CompiledState>
+    ) -> Int32 {
         func isDesc(_ a: Int32, _ b: Int32) -> Bool { a > b && a < states[Int(b)].end }
         if isInternal, states[Int(source)].kind == .compound, targets.allSatisfy({ isDesc($0, source) }) {
             return source
