@@ -24,6 +24,17 @@ struct TableBufferTests {
         table.free()
     }
 
+    @Test("a buffer made too small moves its elements to more room")
+    func grows() {
+        let buffer = TableBuffer<String>(capacity: 1)
+        for i in 0..<5 { buffer.append("s\(i)") }
+        buffer[0] += "!"
+        #expect(Array(buffer.elements) == ["s0!", "s1", "s2", "s3", "s4"])
+        let table = buffer.takeTable()
+        #expect(Array(table) == ["s0!", "s1", "s2", "s3", "s4"])
+        table.free()
+    }
+
     @Test("a buffer that is not handed over releases its elements; a handed-over one leaves them to the table")
     func ownership() {
         weak var dropped: Tracked?

@@ -8,10 +8,13 @@
 /// compiling failed frees it when it goes.
 @usableFromInline
 final class TableBuffer<Element> {
-    @usableFromInline let base: UnsafeMutablePointer<Element>
-    @usableFromInline let capacity: Int
+    // Unchecked: the compiler reads them for every state it touches, and a class's variables are
+    // otherwise checked for exclusive access at each read; only the compiler that made the
+    // buffer uses it, from one thread.
+    @exclusivity(unchecked) @usableFromInline private(set) var base: UnsafeMutablePointer<Element>
+    @exclusivity(unchecked) @usableFromInline private(set) var capacity: Int
     /// The number of elements appended.
-    @usableFromInline private(set) var count = 0
+    @exclusivity(unchecked) @usableFromInline private(set) var count = 0
     /// Whether ``takeTable()`` handed the memory over.
     private var handedOver = false
 
@@ -28,10 +31,17 @@ final class TableBuffer<Element> {
         base.deallocate()
     }
 
-    /// Appends `element`; the buffer has room for it (the compiler made it for that many).
+    /// Appends `element`. The compiler makes the buffer with room for every element it appends;
+    /// were it full, the elements would move to twice the room.
     @usableFromInline
     func append(_ element: Element) {
-        precondition(count < capacity, "a table buffer is made with room for every element it holds")
+        if count == capacity {
+            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
+        }
         (base + count).initialize(to: element)
         count += 1
     }
