@@ -201,17 +201,10 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// The transition domain (SCXML `getTransitionDomain`) for given effective targets.
     @inlinable
     func domain(source: Int32, targets: TargetList, isInternal: Bool) -> Int32 {
-        if isInternal, states[Int(source)].kind == .compound, targets.allSatisfy({ isDescendant($0, of: source) }) {
-            return source
+        // The compiler's computation, the one the static domains came from.
+        states.withUnsafeBufferPointer {
+            ChartCompiler.domain(source: source, targets: targets, isInternal: isInternal, states: $0)
         }
-        // LCCA: the nearest proper ancestor of the source that is compound (or the root) and
-        // contains every target. Never a parallel.
-        var anc = states[Int(source)].parent
-        while anc >= 0 {
-            if states[Int(anc)].kind == .compound, targets.allSatisfy({ isDescendant($0, of: anc) }) { return anc }
-            anc = states[Int(anc)].parent
-        }
-        return 0
     }
 }
 

@@ -598,7 +598,9 @@ struct ChartCompiler {
         }
     }
 
-    /// The transition domain (SCXML `getTransitionDomain` with effective targets given).
+    /// The transition domain (SCXML `getTransitionDomain` with effective targets given): for the
+    /// static domains the compiler records, and for the others at run time (``Chart/domain(source:targets:isInternal:)``).
+    @inlinable
     static func domain<Targets: Collection<Int32>>(
         source: Int32, targets: Targets, isInternal: Bool, states: UnsafeBufferPointer<CompiledState>
     ) -> Int32 {
