@@ -18,9 +18,16 @@ struct TableBufferTests {
         for v in [3, 1, 4] { buffer.append(v) }
         buffer[1] += 10
         #expect(Array(buffer.elements) == [3, 11, 4])
+        let filled = buffer.base
         let table = buffer.takeTable()
-        #expect(table.base == buffer.base)
+        #expect(table.base == filled)
         #expect(Array(table) == [3, 11, 4])
+        // The buffer is left empty, with memory of its own: handing it over again gives an
+        // empty table, and freeing both frees each memory once.
+        #expect(buffer.count == 0 && buffer.base != filled)
+        let again = buffer.takeTable()
+        #expect(again.isEmpty)
+        again.free()
         table.free()
     }
 

@@ -4,8 +4,8 @@
 /// Compiling a million states built them in an array and copied it into the chart's table,
 /// 52 MB written twice, the second time into fresh pages the kernel had to map and clear
 /// (issue 16, "Build"). The room is allocated once, for the number of elements the compiler
-/// knows it will append; ``takeTable()`` hands the memory to the chart, and a buffer whose
-/// compiling failed frees it when it goes.
+/// knows it will append; ``takeTable()`` hands the memory to the chart and leaves the buffer
+/// empty, and a buffer whose compiling failed frees what it holds when it goes.
 @usableFromInline
 final class TableBuffer<Element> {
     // Unchecked: the compiler reads them for every state it touches, and a class's variables are
@@ -15,8 +15,6 @@ final class TableBuffer<Element> {
     @exclusivity(unchecked) @usableFromInline private(set) var capacity: Int
     /// The number of elements appended.
     @exclusivity(unchecked) @usableFromInline private(set) var count = 0
-    /// Whether ``takeTable()`` handed the memory over.
-    private var handedOver = false
 
     /// An empty buffer with room for `capacity` elements.
     @usableFromInline
@@ -26,7 +24,6 @@ final class TableBuffer<Element> {
     }
 
     deinit {
-        guard !handedOver else { return }
         base.deinitialize(count: count)
         base.deallocate()
     }
@@ -63,12 +60,14 @@ final class TableBuffer<Element> {
     @inlinable
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
-    /// The elements as the chart's table; the buffer must not be used afterwards, and it is the
-    /// table's owner that frees the memory (``ChartTable/free()``).
+    /// The elements as the chart's table, whose owner frees the memory (``ChartTable/free()``);
+    /// the buffer is left empty, with room of its own.
     @usableFromInline
     func takeTable() -> ChartTable<Element> {
-        precondition(!handedOver, "a table buffer is handed over once")
-        handedOver = true
-        return ChartTable(adopting: base, count: count)
+        let table = ChartTable(adopting: base, count: count)
+        capacity = 1
+        base = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        count = 0
+        return table
     }
 }
