@@ -18,7 +18,7 @@ struct CompilerOutlineTests {
             guard t.domain >= 0, t.targetCount > 0, !(t.isPseudo && chart.states[Int(t.source)].kind.isHistory) else { continue }
             builder.clear()
             chart.states.withUnsafeBufferPointer { states in
-                builder.add(targets: chart.targets(of: Int32(k)), domain: t.domain, states: states, transitions: chart, children: chart.childIndices)
+                builder.add(targets: chart.targets(of: Int32(k)), domain: t.domain, states: states, transitions: chart)
             }
             builder.finish()
             let keep = builder.entries.count <= ChartCompiler.staticEntryLimit && !builder.touchedHistory
@@ -124,6 +124,36 @@ struct CompilerOutlineTests {
         let a1Index = Int(chart.state(withID: "a1")!.index)
         let own = chart.states[a1Index].transitionStart..<chart.states[a1Index].transitionEnd
         #expect(own.map { chart.targets(of: $0).array } == [[4], [3]])
+    }
+
+    @Test("a state's children, walked by subtree ranges, are the states whose parent it is, in document order")
+    func childrenFromSubtreeRanges() throws {
+        // Issue 16, "Build": the chart keeps no list of children per state; `ChildStates` walks
+        // the siblings by their subtree ends. Checked against the parent of every state, over
+        // random charts with nesting, parallel regions, history and final states.
+        for seed: UInt64 in 1...40 {
+            let chart = try Chart(RandomCharts.make(seed: seed))
+            for s in 0..<Int32(chart.stateCount) {
+                let expected = (0..<Int32(chart.stateCount)).filter { $0 > 0 && chart.states[Int($0)].parent == s }
+                #expect(Array(chart.states.children(of: s)) == expected, "seed \(seed), state \(s)")
+                #expect(chart.children(of: ChartStateID(s)).map(\.index) == expected)
+            }
+        }
+    }
+
+    @Test("a chart built without locations keeps none; one with locations keeps each")
+    func locationsStoredWhenPresent() throws {
+        var d = ChartDefinition<String, Void>(name: "locations")
+        let a = d.addState("a", in: d.root)
+        _ = d.addState("b", in: d.root)
+        let bare = try Chart(d)
+        #expect(bare.locations.isEmpty)
+        #expect(bare.location(of: bare.state(withID: "a")!) == nil)
+        _ = d.addState("a1", in: a, location: SourceLocation(line: 7, column: 3))
+        let located = try Chart(d)
+        #expect(!located.locations.isEmpty)
+        #expect(located.location(of: located.state(withID: "a1")!) == SourceLocation(line: 7, column: 3))
+        #expect(located.location(of: located.state(withID: "b")!) == nil)
     }
 
     @Test("a definition's per-state and per-transition records stay small; locations clamp to 32 bits")

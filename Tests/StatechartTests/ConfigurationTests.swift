@@ -118,7 +118,7 @@ struct ConfigurationTests {
     /// The bound computed directly: the largest configuration below `s` (a parallel state's
     /// regions add up, a compound state takes its largest child, history is never active).
     static func largest<E, C>(below s: Int32, in chart: Chart<E, C>) -> Int {
-        let sizes = chart.childIndices[Int(s)].filter { !chart.states[Int($0)].kind.isHistory }
+        let sizes = chart.states.children(of: s).filter { !chart.states[Int($0)].kind.isHistory }
             .map { 1 + largest(below: $0, in: chart) }
         return chart.states[Int(s)].kind == .parallel ? sizes.reduce(0, +) : (sizes.max() ?? 0)
     }

@@ -443,7 +443,7 @@ struct SnapshotChecker<Event: Hashable & Sendable, Context> {
             }
         }
         for s in onlyTop ? [top] : [top] + set {
-            let children = chart.childIndices[Int(s)].filter { !chart.states[Int($0)].kind.isHistory }
+            let children = chart.states.children(of: s).filter { !chart.states[Int($0)].kind.isHistory }
             switch chart.states[Int(s)].kind {
             case .compound:
                 let active = children.filter { contains(set, $0) }

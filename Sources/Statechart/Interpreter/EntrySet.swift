@@ -135,7 +135,7 @@ struct EntrySetBuilder: Sendable {
             tasks.append(.descendants(targets[i]))
         }
         chart.states.withUnsafeBufferPointer { states in
-            run(states: states, transitions: chart, children: chart.childIndices, history: history)
+            run(states: states, transitions: chart, history: history)
         }
     }
 
@@ -143,13 +143,13 @@ struct EntrySetBuilder: Sendable {
     /// values (every history state enters its default), for the compiler and the validator.
     @inlinable
     mutating func add<T: TransitionTargets>(
-        targets: TargetList, domain: Int32, states: UnsafeBufferPointer<CompiledState>, transitions: T, children: [[Int32]]
+        targets: TargetList, domain: Int32, states: UnsafeBufferPointer<CompiledState>, transitions: T
     ) {
         prepareMarks()
         tasks.removeAll()
         for t in targets.reversed() { tasks.append(.ancestors(t, upTo: domain)) }
         for t in targets.reversed() { tasks.append(.descendants(t)) }
-        run(states: states, transitions: transitions, children: children, history: [])
+        run(states: states, transitions: transitions, history: [])
     }
 
     /// Sorts the entries into entry order and clears the dedup marks.
@@ -168,7 +168,7 @@ struct EntrySetBuilder: Sendable {
     }
 
     @inlinable
-    mutating func run<T: TransitionTargets>(states: UnsafeBufferPointer<CompiledState>, transitions: T, children: [[Int32]], history: [[Int32]?]) {
+    mutating func run<T: TransitionTargets>(states: UnsafeBufferPointer<CompiledState>, transitions: T, history: [[Int32]?]) {
         while let task = tasks.popLast() {
             if entries.count > limit { return }
             switch task {
@@ -196,9 +196,7 @@ struct EntrySetBuilder: Sendable {
                         for v in targets.reversed() { tasks.append(.ancestors(v, upTo: s)) }
                         for v in targets.reversed() { tasks.append(.descendants(v)) }
                     } else if kind == .parallel {
-                        for c in children[Int(s)].reversed() where !states[Int(c)].kind.isHistory {
-                            tasks.append(.parallelChild(c))
-                        }
+                        pushRegions(of: s, states: states)
                     }
                 }
             case .ancestors(let s, let upTo):
@@ -213,9 +211,7 @@ struct EntrySetBuilder: Sendable {
             case .ancestorStep(let a):
                 add(a)
                 if states[Int(a)].kind == .parallel {
-                    for c in children[Int(a)].reversed() where !states[Int(c)].kind.isHistory {
-                        tasks.append(.parallelChild(c))
-                    }
+                    pushRegions(of: a, states: states)
                 }
             case .parallelChild(let c):
                 if !hasEntry(inside: c, end: states[Int(c)].end) {
@@ -223,6 +219,17 @@ struct EntrySetBuilder: Sendable {
                 }
             }
         }
+    }
+
+    /// Pushes the regions of parallel state `p` (its children but history pseudo-states), last
+    /// first, so that they are taken in document order.
+    @inlinable
+    mutating func pushRegions(of p: Int32, states: UnsafeBufferPointer<CompiledState>) {
+        let base = tasks.count
+        for c in ChildStates(of: p, in: states) where !states[Int(c)].kind.isHistory {
+            tasks.append(.parallelChild(c))
+        }
+        tasks.reverseTail(from: base)
     }
 
     /// Whether a proper descendant of `c` (a state numbered in `c + 1 ..< end`) is among the

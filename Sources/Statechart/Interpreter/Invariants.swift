@@ -30,7 +30,7 @@ extension ChartInstance {
             if state.parent > 0 && !configuration.contains(state.parent) {
                 problems.append("'\(name(s))' is active but its parent '\(name(state.parent))' is not")
             }
-            let children = chart.childIndices[Int(s)].filter { !chart.states[Int($0)].kind.isHistory }
+            let children = chart.states.children(of: s).filter { !chart.states[Int($0)].kind.isHistory }
             let active = children.filter { configuration.contains($0) }
             switch state.kind {
             case .compound where active.count != 1:
@@ -42,7 +42,7 @@ extension ChartInstance {
             }
         }
         if isRunning {
-            let top = chart.childIndices[0].filter { !chart.states[Int($0)].kind.isHistory && configuration.contains($0) }
+            let top = chart.states.children(of: 0).filter { !chart.states[Int($0)].kind.isHistory && configuration.contains($0) }
             if top.count != 1 { problems.append("\(top.count) top-level states are active: \(top.map(name))") }
         }
         for h in 0..<Int32(chart.stateCount) where chart.states[Int(h)].kind.isHistory {

@@ -135,12 +135,11 @@ extension ChartInstance {
         // Inlinable, so that it is specialized with the step that calls it (compiled once in the
         // library, each read of the instance's fields went through its generic metadata).
         let end = chart.states[Int(s)].end
-        let childCount = chart.childIndices[Int(s)].count
-        var c = 0
-        while c < childCount {
-            let h = chart.childIndices[Int(s)][c]
-            c += 1
+        // The children walked by their subtree ranges (``ChildStates``), read in place.
+        var h = s + 1
+        while h < end {
             let kind = chart.states[Int(h)].kind
+            defer { h = chart.states[Int(h)].end }
             guard kind.isHistory else { continue }
             let slot = Int(chart.states[Int(h)].historySlot)
             let deep = kind == .deepHistory
@@ -315,7 +314,7 @@ extension ChartInstance {
         raiseInternal(.done(ChartStateID(parent)))
         let grandparent = chart.states[Int(parent)].parent
         if grandparent >= 0, chart.states[Int(grandparent)].kind == .parallel,
-            chart.childIndices[Int(grandparent)].allSatisfy({ chart.states[Int($0)].kind.isHistory || isInFinalState($0) })
+            chart.states.children(of: grandparent).allSatisfy({ chart.states[Int($0)].kind.isHistory || isInFinalState($0) })
         {
             raiseInternal(.done(ChartStateID(grandparent)))
         }
@@ -362,9 +361,9 @@ extension ChartInstance {
         let state = chart.states[Int(s)]
         switch state.kind {
         case .compound:
-            return chart.childIndices[Int(s)].contains { chart.states[Int($0)].kind == .final && configuration.contains($0) }
+            return chart.states.children(of: s).contains { chart.states[Int($0)].kind == .final && configuration.contains($0) }
         case .parallel:
-            return chart.childIndices[Int(s)].allSatisfy { chart.states[Int($0)].kind.isHistory || isInFinalState($0) }
+            return chart.states.children(of: s).allSatisfy { chart.states[Int($0)].kind.isHistory || isInFinalState($0) }
         default:
             return false
         }

@@ -44,7 +44,6 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let transitionLocations: SparseTable<SourceLocation?>
     @usableFromInline let eventCandidates: [Int32]
     @usableFromInline let eventlessCandidates: ChartTable<Int32>
-    @usableFromInline let childIndices: [[Int32]]
     @usableFromInline let entryActions: SparseTable<[[Action<Event, Context>]]>
     @usableFromInline let exitActions: SparseTable<[[Action<Event, Context>]]>
     @usableFromInline let hasEventless: Bool
@@ -76,7 +75,9 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let closures: ClosureBlocks<Event, Context>
     /// State ids by index.
     @inlinable public var ids: [String] { names.ids }
-    @usableFromInline let locations: [SourceLocation?]
+    /// Where each state was declared, stored only when one was (``SparseTable``): a chart built
+    /// in code without locations held a million empty ones.
+    @usableFromInline let locations: SparseTable<SourceLocation?>
     @inlinable var indexByID: StateIDTable { names.indexByID }
     /// The chart's name.
     public let name: String
@@ -108,7 +109,6 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.hasEventless = !c.eventlessCandidates.isEmpty
         self.eventlessCandidates = ChartTable(c.eventlessCandidates)
         c.eventlessCandidates = []
-        self.childIndices = c.childIndices
         self.entryActions = a.entryActions
         self.closures = a.closures
         self.exitActions = a.exitActions
@@ -166,7 +166,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     }
     /// The child states of a state in document order (history pseudo-states included).
     public func children(of state: ChartStateID) -> [ChartStateID] {
-        childIndices[Int(state.index)].map(ChartStateID.init)
+        states.children(of: state.index).map(ChartStateID.init)
     }
     /// Where a state was declared, if known.
     public func location(of state: ChartStateID) -> SourceLocation? { locations[Int(state.index)] }

@@ -67,11 +67,10 @@ struct ChartCompiler {
     @usableFromInline var targetPool: [Int32] = []
     @usableFromInline var eventCandidates: [Int32] = []
     var eventlessCandidates: [Int32] = []
-    var childIndices: [[Int32]] = []
     /// State ids by index, and the index of each (the root's is not looked up).
     @usableFromInline var indexByID = StateIDTable()
     var ids: [String] { indexByID.ids }
-    var locations: [SourceLocation?] = []
+    var locations = SparseTable<SourceLocation?>()
     var historyCount = 0
     /// The most states that can be active at once (``Chart/configurationBound``).
     var configurationBound = 0
@@ -123,6 +122,10 @@ struct ChartCompiler {
         boundConfiguration()
     }
 
+    /// The children of state `s` in document order, once the subtree ranges are set (the end of
+    /// ``shape()``).
+    private func children(of s: Int32) -> ChildStates { ChildStates(of: s, in: states.elements) }
+
     /// The size of the largest legal configuration: a compound state is active with one child's
     /// subtree, a parallel state with all of its regions', and history pseudo-states are never
     /// active. Children come after their parent in document order, so one backward pass sees
@@ -160,7 +163,7 @@ struct ChartCompiler {
         var entryRanges = [PoolRange](repeating: .none, count: shapes.count)
         var defaultRanges = [PoolRange](repeating: .none, count: shapes.count)
         var entryPool: [Int32] = [], defaultPool: [Int32] = []
-        let shapes = self.shapes, childIndices = self.childIndices
+        let shapes = self.shapes
         let targetsOf = ShapeTargets(shapes: shapes, pool: targetPool)
         // Compound states whose default entry is not kept (too large, or through a history
         // state). What a transition with one target enters includes that target's default entry,
@@ -211,7 +214,7 @@ struct ChartCompiler {
                     }
                 }
                 builder.clear()
-                builder.add(targets: targets, domain: domain, states: states, transitions: targetsOf, children: childIndices)
+                builder.add(targets: targets, domain: domain, states: states, transitions: targetsOf)
                 builder.finish()
                 let keep = builder.entries.count <= Self.staticEntryLimit && !builder.touchedHistory
                 if keep {
@@ -305,23 +308,16 @@ struct ChartCompiler {
         let (table, firstRepeat) = StateIDTable.indexing(allIDs)
         allIDs = []
         indexByID = table
-        childIndices.reserveCapacity(count)
-        locations.reserveCapacity(count)
         invokes.reserveCapacity(count)
         for i in 0..<count {
             // Fields read one by one: binding the node copied it, with a retain of its id.
             let j = Int(order[i])
             let parent: Int32 = nodes[j].parent < 0 ? -1 : newIndex[Int(nodes[j].parent)]
-            var children: [Int32] = []
             var hasStateChild = false
-            if nodes[j].childCount > 0 {
-                children.reserveCapacity(Int(nodes[j].childCount))
-                var c = nodes[j].firstChild
-                while c >= 0 {
-                    children.append(newIndex[Int(c)])
-                    if case .history = nodes[Int(c)].kind {} else { hasStateChild = true }
-                    c = nodes[Int(c)].nextSibling
-                }
+            var c = nodes[j].firstChild
+            while c >= 0 && !hasStateChild {
+                if case .history = nodes[Int(c)].kind {} else { hasStateChild = true }
+                c = nodes[Int(c)].nextSibling
             }
             let kind: CompiledStateKind
             switch nodes[j].kind {
@@ -337,8 +333,7 @@ struct ChartCompiler {
             if let firstRepeat, firstRepeat.index == i {
                 throw .duplicateStateID(id, first: locations[Int(firstRepeat.first)], second: nodes[j].location)
             }
-            locations.append(nodes[j].location)
-            childIndices.append(children)
+            locations.set(nodes[j].location, at: i, count: count)
             invokes.append(nodes[j].invocationCount > 0)
             let depth: Int32 = parent < 0 ? 0 : states[Int(parent)].depth + 1
             var slot: Int32 = -1
@@ -360,7 +355,7 @@ struct ChartCompiler {
             let p = Int(states[i].parent)
             states[p].end = max(states[p].end, states[i].end)
         }
-        if !states[0].kind.isAtomic && !childIndices[0].contains(where: { !states[Int($0)].kind.isHistory }) {
+        if !states[0].kind.isAtomic && !children(of: 0).contains(where: { !states[Int($0)].kind.isHistory }) {
             throw .missingInitialState(name, location: nil)
         }
     }
@@ -508,7 +503,7 @@ struct ChartCompiler {
                     }
                     targets.append(t)
                 }
-            } else if let first = childIndices[i].first(where: { !states[Int($0)].kind.isHistory }) {
+            } else if let first = children(of: Int32(i)).first(where: { !states[Int($0)].kind.isHistory }) {
                 targets = [first]
             } else {
                 throw .missingInitialState(ids[i], location: n.location)
@@ -543,7 +538,7 @@ struct ChartCompiler {
                 if states[p].kind == .compound {
                     targets = self.targets(of: states[p].initialTransition).array
                 } else {
-                    targets = childIndices[p].filter { !states[Int($0)].kind.isHistory }
+                    targets = children(of: Int32(p)).filter { !states[Int($0)].kind.isHistory }
                 }
             }
             states[i].initialTransition = Int32(shapes.count)

@@ -80,13 +80,13 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             if chart.dynamicTargets.hasValue(at: Int(t)) {
                 // Any state of the machine could be computed: treat the source's siblings and theirs as possible.
                 let container = tr.source == 0 ? 0 : chart.states[Int(tr.source)].parent
-                targets = TargetList(chart.childIndices[Int(max(container, 0))])
+                targets = TargetList(Array(chart.states.children(of: max(container, 0))))
             }
             guard !targets.isEmpty else { return }
             builder.clear()
             let domain = tr.domain >= 0 ? tr.domain : 0
             chart.states.withUnsafeBufferPointer { states in
-                builder.add(targets: targets, domain: domain, states: states, transitions: chart, children: chart.childIndices)
+                builder.add(targets: targets, domain: domain, states: states, transitions: chart)
             }
             builder.finish()
             for s in builder.entries where !reached[Int(s)] {
@@ -262,7 +262,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             else { continue }
             builder.clear()
             chart.states.withUnsafeBufferPointer { states in
-                builder.add(targets: chart.targets(of: t), domain: tr.domain, states: states, transitions: chart, children: chart.childIndices)
+                builder.add(targets: chart.targets(of: t), domain: tr.domain, states: states, transitions: chart)
             }
             builder.finish()
             // Only a single resulting atomic state is followed (parallel targets are not).
@@ -299,7 +299,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             let st = chart.states[Int(s)]
             switch st.kind {
             case .parallel:
-                let regions = chart.childIndices[Int(s)].filter { !chart.states[Int($0)].kind.isHistory }
+                let regions = chart.states.children(of: s).filter { !chart.states[Int($0)].kind.isHistory }
                 if regions.count == 1 {
                     diagnostics.append(
                         ChartDiagnostic(
