@@ -35,6 +35,7 @@ struct SparseTableTests {
         let chart = try Chart(plain)
         #expect(chart.entryActions.isEmpty && chart.exitActions.isEmpty && chart.invocations.isEmpty)
         #expect(chart.dynamicTargets.isEmpty && chart.asyncGuards.isEmpty && chart.transitionLocations.isEmpty)
+        #expect(chart.guards.isEmpty && chart.transitionActions.isEmpty)
 
         var rich = plain
         rich.addOnEntry([.run("enter") { _ in }], to: a)
@@ -42,6 +43,9 @@ struct SparseTableTests {
         dynamic.dynamicTargets = { _, _ in ["a"] }
         dynamic.location = Statechart.SourceLocation(line: 4, column: 2)
         rich.addTransition(dynamic, from: a)
+        rich.addTransition(
+            TransitionDefinition(on: .event("guarded"), guard: .predicate { _, _ in true }, to: ["b"], actions: [.run("act") { _ in }]),
+            from: a)
         let full = try Chart(rich)
         let ai = Int(try #require(full.state(withID: "a")).index)
         #expect(full.entryActions[ai].count == 1 && full.exitActions[ai].isEmpty)
@@ -49,5 +53,8 @@ struct SparseTableTests {
         #expect(full.dynamicTargets.hasValue(at: Int(jump)) && !full.dynamicTargets.hasValue(at: Int(jump) - 1))
         #expect(full.transitionLocations[Int(jump)] == Statechart.SourceLocation(line: 4, column: 2))
         #expect(full.transitionLocations[Int(jump) - 1] == nil)
+        let guarded = jump + 1
+        #expect(full.guardCondition(of: guarded) != nil && full.guardCondition(of: jump) == nil)
+        #expect(full.actions(of: guarded).count == 1 && full.actions(of: jump).isEmpty)
     }
 }

@@ -37,7 +37,7 @@ extension ChartInstance {
         // Entered state by state whatever the answer: a set that runs nothing has had its
         // default marks cleared, and entering it one by one runs nothing either.
         _ = computeEntrySet(in: scratch)
-        if !chart.transitions[Int(t)].actions.isEmpty { runTransitionActions(t) }
+        if !chart.actions(of: t).isEmpty { runTransitionActions(t) }
         enterStates(scratch: scratch)
         runToCompletion()
         processExternalQueue()

@@ -264,7 +264,7 @@ extension ChartInstance {
     mutating func runTransitionActions(_ t: Int32) {
         let boxed = chart.closures.transitions[Int(t)]
         if boxed.exists { return runClosures(boxed) }
-        runBlock(chart.transitions[Int(t)].actions, state: chart.transitions[Int(t)].source)
+        runBlock(chart.actions(of: t), state: chart.transitions[Int(t)].source)
     }
 
     /// ``takePlainSelection()`` for transitions in several regions. The decision reads the

@@ -51,7 +51,7 @@ extension ChartInstance {
             let t = selected[n]
             n += 1
             if isTracing { traceTransition(t) }
-            if !chart.transitions[Int(t)].actions.isEmpty { runTransitionActions(t) }
+            if !chart.actions(of: t).isEmpty { runTransitionActions(t) }
         }
         // 5. Entry in document order; in one pass when entering runs nothing, as in the lean
         //    microstep (a history re-entered from memory, ``EntrySetMemo``, usually does not).
@@ -84,14 +84,14 @@ extension ChartInstance {
             k += 1
             if chart.states[Int(s)].hasEntryActions || chart.states[Int(s)].kind == .final { return false }
             if scratch.pointee.entrySet.isDefaultEntered(s),
-                !chart.transitions[Int(chart.states[Int(s)].initialTransition)].actions.isEmpty
+                !chart.actions(of: chart.states[Int(s)].initialTransition).isEmpty
             {
                 return false
             }
         }
         var h = 0
         while h < scratch.pointee.entrySet.defaultHistory.count {
-            if !chart.transitions[Int(scratch.pointee.entrySet.defaultHistory[h].transition)].actions.isEmpty { return false }
+            if !chart.actions(of: scratch.pointee.entrySet.defaultHistory[h].transition).isEmpty { return false }
             h += 1
         }
         return true
@@ -271,11 +271,11 @@ extension ChartInstance {
             runActions(of: s, onExit: false)
             if scratch.pointee.entrySet.takeDefaultMark(s) {
                 let initial = Int(chart.states[Int(s)].initialTransition)
-                if !chart.transitions[initial].actions.isEmpty { runBlock(chart.transitions[initial].actions, state: s) }
+                if !chart.actions(of: Int32(initial)).isEmpty { runBlock(chart.actions(of: Int32(initial)), state: s) }
             }
             let defaultHistory = scratch.pointee.entrySet.defaultHistory
             if !defaultHistory.isEmpty, let h = defaultHistory.last(where: { $0.parent == s }) {
-                let actions = chart.transitions[Int(h.transition)].actions
+                let actions = chart.actions(of: h.transition)
                 if !actions.isEmpty { runBlock(actions, state: s) }
             }
             if chart.hasInvocations && !chart.invocations[Int(s)].isEmpty { startInvocations(of: s) }

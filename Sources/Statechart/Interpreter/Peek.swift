@@ -8,7 +8,7 @@ extension ChartInstance {
         let e = ChartEvent<Event>.event(event)
         var walk = SelectionWalk(over: self)
         while let (t, conditional) = walk.nextCandidate(in: self, matching: e) {
-            if conditional, let g = chart.transitions[Int(t)].guardCondition, !peekGuard(g, event: e) { continue }
+            if conditional, let g = chart.guardCondition(of: t), !peekGuard(g, event: e) { continue }
             return true
         }
         return false

@@ -71,7 +71,7 @@ extension ChartInstance {
                 }
             }
             if !holds { return false }
-        } else if let g = chart.transitions[Int(t)].guardCondition, !evaluate(g, event: event, transition: t) {
+        } else if let g = chart.guardCondition(of: t), !evaluate(g, event: event, transition: t) {
             return false
         }
         if chart.hasAsyncGuards, chart.asyncGuards.hasValue(at: Int(t)), asyncGuardResults[t] != true {

@@ -102,9 +102,9 @@ extension Chart {
         let t = transitions[k]
         return ChartTransitionInfo(
             source: ChartStateID(t.source), ordinal: Int(t.ordinal), events: t.matcher.map(descriptorInfo),
-            guardCondition: t.guardCondition.map(guardInfo), targets: targets(of: Int32(k)).map(ChartStateID.init),
+            guardCondition: guardCondition(of: Int32(k)).map(guardInfo), targets: targets(of: Int32(k)).map(ChartStateID.init),
             hasDynamicTargets: dynamicTargets.hasValue(at: k), kind: t.isInternal ? .internal : .external,
-            actions: t.actions.map(actionInfo), location: transitionLocations[k])
+            actions: actions(of: Int32(k)).map(actionInfo), location: transitionLocations[k])
     }
 
     private func descriptorInfo(_ m: EventMatcher<Event>) -> ChartEventDescriptorInfo {

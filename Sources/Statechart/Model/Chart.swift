@@ -12,33 +12,35 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
 
     @usableFromInline
     struct Transition: Sendable {
-        // The words first, then the matcher (25 bytes with the SCXML event), the 32-bit fields,
-        // the location and the flags in what was padding: 128 bytes with the SCXML types, where
-        // the fields in the order of their meaning took 144 (issue 16, "Memory": a chart holds
-        // one per transition, and its assembly builds them while the definition is alive).
-        @usableFromInline var guardCondition: CompiledGuard<Event, Context>?
+        // The matcher first (17 bytes with `String` events, 25 with the SCXML event), the flags in
+        // its padding, then the 32-bit fields: 40 bytes with `String` events. Its guard and its
+        // actions are in sparse tables of the chart (``Chart/guardCondition(of:)``,
+        // ``Chart/actions(of:)``): a million-transition chart built in code held room for both
+        // in every record, 26 MB the kernel mapped at every compile (issue 16, "Build").
+        @usableFromInline var matcher: EventMatcher<Event>?
+        @usableFromInline var isInternal: Bool
+        /// The initial transition of a compound state or the default of a history: not selectable.
+        @usableFromInline var isPseudo: Bool
         /// Where its targets are in ``Chart/targetPool`` (``Chart/targets(of:)``): a list of its
         /// own held a reference to the pool, a retain per transition compiled.
         @usableFromInline var targetStart: Int32
         @usableFromInline var targetCount: Int32
-        @usableFromInline var actions: [Action<Event, Context>]
-        @usableFromInline var matcher: EventMatcher<Event>?
         @usableFromInline var source: Int32
         /// The precomputed domain; -1 when targetless; -2 when it depends on history or dynamic targets.
         @usableFromInline var domain: Int32
         /// Index among the transitions of its source state (0-based).
         @usableFromInline var ordinal: Int32
-        @usableFromInline var isInternal: Bool
-        /// The initial transition of a compound state or the default of a history: not selectable.
-        @usableFromInline var isPseudo: Bool
     }
 
     @usableFromInline let states: ChartTable<State>
     @usableFromInline let transitions: [Transition]
     /// The targets of every transition, one after another (``targets(of:)``).
     @usableFromInline let targetPool: [Int32]
-    /// By transition, what few have (``SparseTable``): the closure that computes its targets,
-    /// its asynchronous guard, and where it was declared.
+    /// By transition, what few have (``SparseTable``): its guard and its actions (see
+    /// ``guardCondition(of:)`` and ``actions(of:)``), the closure that computes its targets, its
+    /// asynchronous guard, and where it was declared.
+    @usableFromInline let guards: SparseTable<CompiledGuard<Event, Context>?>
+    @usableFromInline let transitionActions: SparseTable<[Action<Event, Context>]>
     @usableFromInline let dynamicTargets: SparseTable<(@Sendable (Context, ChartEvent<Event>?) -> [String])?>
     @usableFromInline let asyncGuards: SparseTable<(@Sendable (Context, Event) async -> Bool)?>
     @usableFromInline let transitionLocations: SparseTable<SourceLocation?>
@@ -102,6 +104,8 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.states = c.states.takeTable()
         self.transitions = a.transitions
         a.transitions = []
+        self.guards = a.guards
+        self.transitionActions = a.transitionActions
         self.dynamicTargets = a.dynamicTargets
         self.asyncGuards = a.asyncGuards
         self.transitionLocations = a.transitionLocations
@@ -192,6 +196,14 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         return Array(leanEntries[Int(lean.entryStart)..<Int(lean.entryEnd)])
     }
 
+    /// The guard of transition `t`, if it has one.
+    @inlinable
+    func guardCondition(of t: Int32) -> CompiledGuard<Event, Context>? { guards[Int(t)] }
+
+    /// The actions of transition `t` (empty for most).
+    @inlinable
+    func actions(of t: Int32) -> [Action<Event, Context>] { transitionActions[Int(t)] }
+
     /// The declared targets of transition `t`.
     @inlinable
     func targets(of t: Int32) -> TargetList {
@@ -209,22 +221,17 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
 }
 
 extension Chart.Transition {
-    /// A transition with the compiler's structure and the declared transition's closures.
+    /// A transition with the compiler's structure and the declared transition's event descriptor.
     @inlinable
-    init(
-        shape: TransitionShape, matcher: EventMatcher<Event>?,
-        guardCondition: CompiledGuard<Event, Context>?, actions: [Action<Event, Context>]
-    ) {
-        self.source = shape.source
+    init(shape: TransitionShape, matcher: EventMatcher<Event>?) {
         self.matcher = matcher
-        self.guardCondition = guardCondition
+        self.isInternal = shape.isInternal
+        self.isPseudo = shape.isPseudo
         self.targetStart = shape.targetStart
         self.targetCount = shape.targetCount
-        self.isInternal = shape.isInternal
+        self.source = shape.source
         self.domain = shape.domain
-        self.actions = actions
         self.ordinal = shape.ordinal
-        self.isPseudo = shape.isPseudo
     }
 }
 

@@ -7,6 +7,8 @@
 struct ChartAssembly<Event: Hashable & Sendable, Context> {
     @usableFromInline typealias C = Chart<Event, Context>
     @usableFromInline var transitions: [C.Transition] = []
+    @usableFromInline var guards = SparseTable<CompiledGuard<Event, Context>?>()
+    @usableFromInline var transitionActions = SparseTable<[Action<Event, Context>]>()
     @usableFromInline var dynamicTargets = SparseTable<(@Sendable (Context, ChartEvent<Event>?) -> [String])?>()
     @usableFromInline var asyncGuards = SparseTable<(@Sendable (Context, Event) async -> Bool)?>()
     @usableFromInline var transitionLocations = SparseTable<SourceLocation?>()
@@ -81,10 +83,9 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             if hasActions[k] { anyActions = true }
             if conditional[k] { anyConditional = true }
             if asyncGuard != nil { hasAsyncGuards = true }
-            transitions.append(
-                C.Transition(
-                    shape: shapes[k], matcher: matcher, guardCondition: guardCondition,
-                    actions: actions))
+            transitions.append(C.Transition(shape: shapes[k], matcher: matcher))
+            guards.set(guardCondition, at: k, count: shapes.count)
+            transitionActions.set(actions, at: k, count: shapes.count)
             self.dynamicTargets.set(dynamicTargets, at: k, count: shapes.count)
             asyncGuards.set(asyncGuard, at: k, count: shapes.count)
             transitionLocations.set(location, at: k, count: shapes.count)
@@ -106,7 +107,8 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
                 LeanCandidate(transition: t, event: exact, conditional: lean.transitions[Int(t)].flags.contains(.conditional)))
         }
         closures = ClosureBlocks(
-            transitions: transitions, stateCount: count, entryActions: entryActions, exitActions: exitActions, anyActions: anyActions,
+            transitions: transitions, guards: guards, actions: transitionActions, stateCount: count,
+            entryActions: entryActions, exitActions: exitActions, anyActions: anyActions,
             anyConditional: anyConditional)
     }
 

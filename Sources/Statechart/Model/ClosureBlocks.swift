@@ -35,7 +35,8 @@ struct ClosureBlocks<Event: Hashable & Sendable, Context> {
     ///     targets.
     @inlinable
     init(
-        transitions: [Chart<Event, Context>.Transition], stateCount: Int, entryActions: SparseTable<[[Action<Event, Context>]]>,
+        transitions: [Chart<Event, Context>.Transition], guards: SparseTable<CompiledGuard<Event, Context>?>,
+        actions: SparseTable<[Action<Event, Context>]>, stateCount: Int, entryActions: SparseTable<[[Action<Event, Context>]]>,
         exitActions: SparseTable<[[Action<Event, Context>]]>, anyActions: Bool, anyConditional: Bool
     ) {
         var pool: [Unmanaged<ClosureAction<Event, Context>>] = []
@@ -45,7 +46,7 @@ struct ClosureBlocks<Event: Hashable & Sendable, Context> {
         if anyActions {
             transitionBlocks.reserveCapacity(transitions.count)
             for t in transitions.indices {
-                transitionBlocks.append(Self.block(transitions[t].actions, state: transitions[t].source, into: &pool))
+                transitionBlocks.append(Self.block(actions[t], state: transitions[t].source, into: &pool))
             }
             entryBlocks.reserveCapacity(stateCount)
             exitBlocks.reserveCapacity(stateCount)
@@ -58,7 +59,7 @@ struct ClosureBlocks<Event: Hashable & Sendable, Context> {
         if anyConditional {
             guardBoxes.reserveCapacity(transitions.count)
             for t in transitions.indices {
-                if case .predicate(let p)? = transitions[t].guardCondition {
+                if case .predicate(let p)? = guards[t] {
                     guardBoxes.append(Unmanaged.passRetained(ClosureGuard(predicate: p)))
                 } else {
                     guardBoxes.append(nil)

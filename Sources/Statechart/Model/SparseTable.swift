@@ -7,33 +7,33 @@
 /// memory the compiler wrote and the kernel had to map for nothing (issue 16, "Build"). An empty
 /// table answers every index with its default.
 @usableFromInline
-struct SparseTable<Value> {
+struct SparseTable<Value: SparseTableValue> {
     /// Every index's value, or empty when every value is the default.
     @usableFromInline private(set) var values: [Value] = []
-    /// What an index without a value has.
-    @usableFromInline let absent: Value
 
-    /// No value for any index: each reads as `absent`.
-    @inlinable init(absent: Value) {
-        self.absent = absent
-    }
+    /// No value for any index: each reads as ``SparseTableValue/absent``.
+    //
+    // The default is the value type's, not a stored one: a table of guards stored an absent
+    // guard, an indirect enum, and the compiler's move checker crashed on the chart's consuming
+    // initializer that took such a table out of the assembly (Swift 6.3.1).
+    @inlinable init() {}
 
-    /// The value at `index`: `absent` when it has none.
+    /// The value at `index`: ``SparseTableValue/absent`` when it has none.
     @inlinable
     subscript(index: Int) -> Value {
-        values.isEmpty ? absent : values[index]
+        values.isEmpty ? .absent : values[index]
     }
 
     /// Whether no index has a value.
     @inlinable var isEmpty: Bool { values.isEmpty }
 
     /// Sets the value at `index`, one of `count` indices. Setting the first value fills the others
-    /// with `absent`; until then, `isAbsent` values store nothing.
+    /// with the absent value; until then, absent values store nothing.
     @inlinable
-    mutating func set(_ value: Value, at index: Int, count: Int, isAbsent: Bool) {
+    mutating func set(_ value: Value, at index: Int, count: Int) {
         if values.isEmpty {
-            guard !isAbsent else { return }
-            values = Array(repeating: absent, count: count)
+            guard !value.isAbsent else { return }
+            values = Array(repeating: .absent, count: count)
         }
         values[index] = value
     }
@@ -42,33 +42,28 @@ struct SparseTable<Value> {
 extension SparseTable: Sendable where Value: Sendable {}
 
 extension SparseTable {
-    /// A table of lists, each absent list empty.
-    @inlinable
-    init<Element>() where Value == [Element] {
-        self.init(absent: [])
-    }
-
-    /// Sets the list at `index`, one of `count`; an empty list stores nothing while no index has one.
-    @inlinable
-    mutating func set<Element>(_ list: [Element], at index: Int, count: Int) where Value == [Element] {
-        set(list, at: index, count: count, isAbsent: list.isEmpty)
-    }
-
-    /// A table of optional values, each absent one `nil`.
-    @inlinable
-    init<Wrapped>() where Value == Wrapped? {
-        self.init(absent: nil)
-    }
-
     /// Whether the value at `index` is not `nil`, without copying it.
     @inlinable
     func hasValue<Wrapped>(at index: Int) -> Bool where Value == Wrapped? {
         !values.isEmpty && values[index] != nil
     }
+}
 
-    /// Sets the value at `index`, one of `count`; `nil` stores nothing while no index has a value.
-    @inlinable
-    mutating func set<Wrapped>(_ value: Wrapped?, at index: Int, count: Int) where Value == Wrapped? {
-        set(value, at: index, count: count, isAbsent: value == nil)
-    }
+/// What a ``SparseTable`` holds: a value with a default that an index without one reads as.
+@usableFromInline
+protocol SparseTableValue {
+    /// The value of an index that has none: `nil`, or an empty list.
+    static var absent: Self { get }
+    /// Whether this is the absent value (a table stores nothing for it while it is empty).
+    var isAbsent: Bool { get }
+}
+
+extension Optional: SparseTableValue {
+    @inlinable static var absent: Self { nil }
+    @inlinable var isAbsent: Bool { self == nil }
+}
+
+extension Array: SparseTableValue {
+    @inlinable static var absent: Self { [] }
+    @inlinable var isAbsent: Bool { isEmpty }
 }

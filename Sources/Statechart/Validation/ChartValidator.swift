@@ -119,7 +119,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
                 for earlier in ts[..<i] {
                     let a = chart.transitions[Int(earlier)]
                     let b = chart.transitions[Int(later)]
-                    if a.guardCondition == nil, !chart.asyncGuards.hasValue(at: Int(earlier)), covers(a.matcher, b.matcher) {
+                    if !chart.guards.hasValue(at: Int(earlier)), !chart.asyncGuards.hasValue(at: Int(earlier)), covers(a.matcher, b.matcher) {
                         if isDuplicate(earlier, later) {
                             diagnostics.append(
                                 ChartDiagnostic(
@@ -192,7 +192,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
         guard chart.targets(of: x) == chart.targets(of: y), a.isInternal == b.isInternal, !hasClosures(x), !hasClosures(y),
             covers(a.matcher, b.matcher), covers(b.matcher, a.matcher)
         else { return false }
-        switch (a.guardCondition, b.guardCondition) {
+        switch (chart.guardCondition(of: x), chart.guardCondition(of: y)) {
         case (nil, nil): return true
         case (let g?, let h?): return sameGuard(g, h)
         default: return false
@@ -228,7 +228,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             for block in chart.entryActions[Int(s)] { collect(block, s) }
             for block in chart.exitActions[Int(s)] { collect(block, s) }
         }
-        for t in chart.transitions { collect(t.actions, t.source) }
+        for (k, t) in chart.transitions.enumerated() { collect(chart.actions(of: Int32(k)), t.source) }
         for p in produced {
             let handled = chart.transitions.contains { t in
                 guard let m = t.matcher, !t.isPseudo else { return false }
@@ -257,7 +257,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             guard st.eventlessStart < st.eventlessEnd else { continue }
             let t = chart.eventlessCandidates[Int(st.eventlessStart)]
             let tr = chart.transitions[Int(t)]
-            guard tr.guardCondition == nil, !hasClosures(t), tr.domain >= 0,
+            guard !chart.guards.hasValue(at: Int(t)), !hasClosures(t), tr.domain >= 0,
                 tr.targetCount > 0
             else { continue }
             builder.clear()
