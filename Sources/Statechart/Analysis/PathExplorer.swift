@@ -136,8 +136,8 @@ extension Chart {
     /// the chart raises itself, are left out.
     public func descriptorEventNames() -> [String] {
         var names: [String] = []
-        for t in transitions where !t.isPseudo {
-            guard let m = t.matcher else { continue }
+        for (k, t) in transitions.enumerated() where !t.isPseudo {
+            guard let m = matchers[k] else { continue }
             switch m {
             case .names(let tokens):
                 for token in tokens where !token.hasPrefix("done.") && token != "done" && !token.hasPrefix("error") {

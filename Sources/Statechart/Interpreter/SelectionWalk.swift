@@ -52,7 +52,7 @@ struct SelectionWalk {
                 next += 1
                 if let wanted = candidate.event {
                     guard case .event(let e) = event, e == wanted else { continue }
-                } else if let matcher = chart.transitions[Int(candidate.transition)].matcher, !matcher.matches(event, in: chart) {
+                } else if let matcher = chart.matchers[Int(candidate.transition)], !matcher.matches(event, in: chart) {
                     continue
                 }
                 return (candidate.transition, candidate.conditional)

@@ -101,7 +101,7 @@ extension Chart {
     private func transitionInfo(_ k: Int) -> ChartTransitionInfo {
         let t = transitions[k]
         return ChartTransitionInfo(
-            source: ChartStateID(t.source), ordinal: Int(t.ordinal), events: t.matcher.map(descriptorInfo),
+            source: ChartStateID(t.source), ordinal: Int(t.ordinal), events: matchers[k].map(descriptorInfo),
             guardCondition: guardCondition(of: Int32(k)).map(guardInfo), targets: targets(of: Int32(k)).map(ChartStateID.init),
             hasDynamicTargets: dynamicTargets.hasValue(at: k), kind: t.isInternal ? .internal : .external,
             actions: actions(of: Int32(k)).map(actionInfo), location: transitionLocations[k])

@@ -10,30 +10,17 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     /// A compiled state: plain values only, so it is not generic (see ``CompiledState``).
     @usableFromInline typealias State = CompiledState
 
-    @usableFromInline
-    struct Transition: Sendable {
-        // The matcher first (17 bytes with `String` events, 25 with the SCXML event), the flags in
-        // its padding, then the 32-bit fields: 40 bytes with `String` events. Its guard and its
-        // actions are in sparse tables of the chart (``Chart/guardCondition(of:)``,
-        // ``Chart/actions(of:)``): a million-transition chart built in code held room for both
-        // in every record, 26 MB the kernel mapped at every compile (issue 16, "Build").
-        @usableFromInline var matcher: EventMatcher<Event>?
-        @usableFromInline var isInternal: Bool
-        /// The initial transition of a compound state or the default of a history: not selectable.
-        @usableFromInline var isPseudo: Bool
-        /// Where its targets are in ``Chart/targetPool`` (``Chart/targets(of:)``): a list of its
-        /// own held a reference to the pool, a retain per transition compiled.
-        @usableFromInline var targetStart: Int32
-        @usableFromInline var targetCount: Int32
-        @usableFromInline var source: Int32
-        /// The precomputed domain; -1 when targetless; -2 when it depends on history or dynamic targets.
-        @usableFromInline var domain: Int32
-        /// Index among the transitions of its source state (0-based).
-        @usableFromInline var ordinal: Int32
-    }
+    /// A compiled transition: plain values only, so it is not generic (see ``CompiledTransition``).
+    @usableFromInline typealias Transition = CompiledTransition
 
     @usableFromInline let states: ChartTable<State>
-    @usableFromInline let transitions: [Transition]
+    /// Every transition's structure, in the memory the compiler built it in.
+    @usableFromInline let transitions: ChartTable<Transition>
+    /// By transition, its event descriptor; `nil` for eventless and pseudo-transitions. Its guard,
+    /// its actions and the rest are in the sparse tables below (``guardCondition(of:)``,
+    /// ``actions(of:)``): a million-transition chart built in code held room for both in every
+    /// record, 26 MB the kernel mapped at every compile (issue 16, "Build").
+    @usableFromInline let matchers: [EventMatcher<Event>?]
     /// The targets of every transition, one after another (``targets(of:)``).
     @usableFromInline let targetPool: [Int32]
     /// By transition, what few have (``SparseTable``): its guard and its actions (see
@@ -102,8 +89,9 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.targetPool = c.targetPool
         c.releaseWorkingArrays()
         self.states = c.states.takeTable()
-        self.transitions = a.transitions
-        a.transitions = []
+        self.transitions = c.shapes.takeTable()
+        self.matchers = a.matchers
+        a.matchers = []
         self.guards = a.guards
         self.transitionActions = a.transitionActions
         self.dynamicTargets = a.dynamicTargets
@@ -139,6 +127,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     deinit {
         // The hot tables are the chart's own memory (``ChartTable``).
         states.free()
+        transitions.free()
         eventlessCandidates.free()
         lean.free()
         leanEntries.free()
@@ -217,21 +206,6 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         states.withUnsafeBufferPointer {
             ChartCompiler.domain(source: source, targets: targets, isInternal: isInternal, states: $0)
         }
-    }
-}
-
-extension Chart.Transition {
-    /// A transition with the compiler's structure and the declared transition's event descriptor.
-    @inlinable
-    init(shape: TransitionShape, matcher: EventMatcher<Event>?) {
-        self.matcher = matcher
-        self.isInternal = shape.isInternal
-        self.isPseudo = shape.isPseudo
-        self.targetStart = shape.targetStart
-        self.targetCount = shape.targetCount
-        self.source = shape.source
-        self.domain = shape.domain
-        self.ordinal = shape.ordinal
     }
 }
 

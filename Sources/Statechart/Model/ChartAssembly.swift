@@ -6,7 +6,8 @@
 @usableFromInline
 struct ChartAssembly<Event: Hashable & Sendable, Context> {
     @usableFromInline typealias C = Chart<Event, Context>
-    @usableFromInline var transitions: [C.Transition] = []
+    /// By transition, its event descriptor (``Chart/matchers``).
+    @usableFromInline var matchers: [EventMatcher<Event>?] = []
     @usableFromInline var guards = SparseTable<CompiledGuard<Event, Context>?>()
     @usableFromInline var transitionActions = SparseTable<[Action<Event, Context>]>()
     @usableFromInline var dynamicTargets = SparseTable<(@Sendable (Context, ChartEvent<Event>?) -> [String])?>()
@@ -49,7 +50,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         let indexByID = compiler.indexByID
         var hasActions = [Bool](repeating: false, count: compiler.shapes.count)
         var conditional = [Bool](repeating: false, count: compiler.shapes.count)
-        transitions.reserveCapacity(compiler.shapes.count)
+        matchers.reserveCapacity(compiler.shapes.count)
         // Fields read one by one, and each transition built in its final place: binding a shape
         // or a declared transition copied it (a retain per array and closure it holds), and
         // building a transition before appending it copied it again.
@@ -83,7 +84,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             if hasActions[k] { anyActions = true }
             if conditional[k] { anyConditional = true }
             if asyncGuard != nil { hasAsyncGuards = true }
-            transitions.append(C.Transition(shape: shapes[k], matcher: matcher))
+            matchers.append(matcher)
             guards.set(guardCondition, at: k, count: shapes.count)
             transitionActions.set(actions, at: k, count: shapes.count)
             self.dynamicTargets.set(dynamicTargets, at: k, count: shapes.count)
@@ -96,18 +97,18 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         _ = consume definition
         let invokes = compiler.invokes
         lean = LeanTables(
-            states: compiler.states.elements, shapes: compiler.shapes, hasActions: hasActions, conditional: conditional,
+            states: compiler.states.elements, shapes: compiler.shapes.elements, hasActions: hasActions, conditional: conditional,
             staticEntries: compiler.staticEntries, staticEntryPool: compiler.staticEntryPool,
             staticDefaults: compiler.staticDefaults, staticDefaultPool: compiler.staticDefaultPool, invokes: invokes)
         leanCandidates.reserveCapacity(compiler.eventCandidates.count)
         for t in compiler.eventCandidates {
             var exact: Event?
-            if case .event(let e) = transitions[Int(t)].matcher { exact = e }
+            if case .event(let e) = matchers[Int(t)] { exact = e }
             leanCandidates.append(
                 LeanCandidate(transition: t, event: exact, conditional: lean.transitions[Int(t)].flags.contains(.conditional)))
         }
         closures = ClosureBlocks(
-            transitions: transitions, guards: guards, actions: transitionActions, stateCount: count,
+            transitions: compiler.shapes.elements, guards: guards, actions: transitionActions, stateCount: count,
             entryActions: entryActions, exitActions: exitActions, anyActions: anyActions,
             anyConditional: anyConditional)
     }

@@ -25,20 +25,24 @@ extension Chart {
     }
 }
 
-/// A compiled transition without its closures: what ``ChartCompiler`` works on. ``ChartAssembly``
-/// turns each into a ``Chart/Transition`` by adding the declared transition's event, guard and actions.
+/// A compiled transition without its closures and its event: what ``ChartCompiler`` builds, in
+/// the memory that becomes the chart's table of transitions (``Chart/transitions``). Its event
+/// descriptor is in ``Chart/matchers``; its guard, actions and the rest in the chart's sparse
+/// tables. It holds no `Event` or `Context`, so it is a plain type, like ``CompiledState``.
+///
+/// Why one record for the compiler and the chart: the compiler built a table of these and the
+/// assembly a second table of generic records repeating most of their fields, 40 MB and 44 MB
+/// for a million-state chart, each mapped anew by the kernel at every compile (issue 16, "Build").
 @usableFromInline
-struct TransitionShape: Sendable {
+struct CompiledTransition: Sendable {
     @usableFromInline var source: Int32
-    /// Its targets: `ChartCompiler.targetPool[targetStart ..< targetStart + targetCount]`.
+    /// Its targets: ``Chart/targetPool``'s `targetStart ..< targetStart + targetCount`.
     @usableFromInline var targetStart: Int32
     @usableFromInline var targetCount: Int32
-    @usableFromInline var isInternal: Bool
+    /// The precomputed domain; -1 when targetless; -2 when it depends on history or dynamic targets.
     @usableFromInline var domain: Int32
+    /// Index among the transitions of its source state (0-based).
     @usableFromInline var ordinal: Int32
-    @usableFromInline var isPseudo: Bool
-    var isEventless: Bool
-    var hasDynamicTargets: Bool
     /// Index of the declared transition (in ``ChartDefinition/transitions``) it comes from: a
     /// selectable transition, or the declared default of a history state; -1 otherwise. Its
     /// location is read from there (or from the node of ``initialOf``) when the chart's
@@ -48,6 +52,30 @@ struct TransitionShape: Sendable {
     /// For the initial transition of a compound state, the definition node whose initial
     /// actions it runs; -1 otherwise.
     @usableFromInline var initialOf: Int32
+    // The flags last, in one word: 32 bytes.
+    @usableFromInline var isInternal: Bool
+    /// The initial transition of a compound state or the default of a history: not selectable.
+    @usableFromInline var isPseudo: Bool
+    @usableFromInline var isEventless: Bool
+    @usableFromInline var hasDynamicTargets: Bool
+
+    /// A transition from its parts, named in the order of their meaning.
+    init(
+        source: Int32, targetStart: Int32, targetCount: Int32, isInternal: Bool, domain: Int32, ordinal: Int32,
+        isPseudo: Bool, isEventless: Bool, hasDynamicTargets: Bool, declared: Int32, initialOf: Int32
+    ) {
+        self.source = source
+        self.targetStart = targetStart
+        self.targetCount = targetCount
+        self.domain = domain
+        self.ordinal = ordinal
+        self.declared = declared
+        self.initialOf = initialOf
+        self.isInternal = isInternal
+        self.isPseudo = isPseudo
+        self.isEventless = isEventless
+        self.hasDynamicTargets = hasDynamicTargets
+    }
 }
 
 /// Turns the structure of a ``ChartDefinition`` (its ``DefinitionOutline``) into the arrays of a
@@ -62,7 +90,7 @@ struct ChartCompiler {
     var newIndex: [Int32] = []
     /// The states by index, built in the memory that becomes the chart's table (``TableBuffer``).
     @usableFromInline var states = TableBuffer<CompiledState>(capacity: 0)
-    @usableFromInline var shapes: [TransitionShape] = []
+    @usableFromInline var shapes = TableBuffer<CompiledTransition>(capacity: 0)
     /// The targets of every shape, one after another (see ``TargetList``).
     @usableFromInline var targetPool: [Int32] = []
     @usableFromInline var eventCandidates: [Int32] = []
@@ -104,7 +132,6 @@ struct ChartCompiler {
     mutating func releaseWorkingArrays() {
         order = []
         newIndex = []
-        shapes = []
         targetPool = []
         staticEntries = []
         staticEntryPool = []
@@ -163,7 +190,7 @@ struct ChartCompiler {
         var entryRanges = [PoolRange](repeating: .none, count: shapes.count)
         var defaultRanges = [PoolRange](repeating: .none, count: shapes.count)
         var entryPool: [Int32] = [], defaultPool: [Int32] = []
-        let shapes = self.shapes
+        let shapes = self.shapes.elements
         let targetsOf = ShapeTargets(shapes: shapes, pool: targetPool)
         // Compound states whose default entry is not kept (too large, or through a history
         // state). What a transition with one target enters includes that target's default entry,
@@ -434,7 +461,7 @@ struct ChartCompiler {
 
     /// The targets of shape `k` (a view of ``targetPool``: do not hold it while adding targets).
     @usableFromInline
-    func targets(of k: Int32) -> TargetList { ShapeTargets(shapes: shapes, pool: targetPool).targets(of: k) }
+    func targets(of k: Int32) -> TargetList { ShapeTargets(shapes: shapes.elements, pool: targetPool).targets(of: k) }
 
     /// Adds `targets` to ``targetPool``; returns where they start.
     private mutating func pool(_ targets: [Int32]) -> Int32 {
@@ -451,7 +478,7 @@ struct ChartCompiler {
         // Exactly: the declared transitions, one initial per compound state, one default per
         // history state, at most one per request route (growing by doubling copies them all).
         let compoundCount = states.elements.reduce(0) { $0 + ($1.kind == .compound ? 1 : 0) }
-        shapes.reserveCapacity(declared.count + compoundCount + historyCount + outline.requestRoutes.count)
+        shapes = TableBuffer(capacity: declared.count + compoundCount + historyCount + outline.requestRoutes.count)
         for i in 0..<count where !states[i].kind.isHistory {
             // Fields read one by one: binding a node or a transition copied it, with retains.
             let j = Int(order[i])
@@ -479,7 +506,7 @@ struct ChartCompiler {
                 }
                 if let id = declared[d].doneReference { _ = try resolve(id, from: i, location: location) }
                 shapes.append(
-                    TransitionShape(
+                    CompiledTransition(
                         source: Int32(i), targetStart: targetStart, targetCount: Int32(targetCount),
                         isInternal: declared[d].isInternal, domain: -1,
                         ordinal: ordinal, isPseudo: false, isEventless: !declared[d].hasEvent,
@@ -511,7 +538,7 @@ struct ChartCompiler {
             states[i].initialTransition = Int32(shapes.count)
             let targetStart = pool(targets)
             shapes.append(
-                TransitionShape(
+                CompiledTransition(
                     source: Int32(i), targetStart: targetStart, targetCount: Int32(targets.count), isInternal: true,
                     domain: Int32(i), ordinal: 0, isPseudo: true,
                     isEventless: true, hasDynamicTargets: false, declared: -1,
@@ -544,7 +571,7 @@ struct ChartCompiler {
             states[i].initialTransition = Int32(shapes.count)
             let targetStart = pool(targets)
             shapes.append(
-                TransitionShape(
+                CompiledTransition(
                     source: Int32(i), targetStart: targetStart, targetCount: Int32(targets.count), isInternal: false,
                     domain: parent, ordinal: 0, isPseudo: true,
                     isEventless: true, hasDynamicTargets: false,
@@ -567,7 +594,7 @@ struct ChartCompiler {
             requestTransitions.set(target, Int32(shapes.count))
             targetPool.append(target)
             shapes.append(
-                TransitionShape(
+                CompiledTransition(
                     source: container, targetStart: Int32(targetPool.count - 1), targetCount: 1, isInternal: true, domain: container, ordinal: -1,
                     isPseudo: true, isEventless: true, hasDynamicTargets: false, declared: -1,
                     initialOf: -1))
@@ -577,7 +604,7 @@ struct ChartCompiler {
         // retains of one object for a million-state chart.
         let stateList = states.elements
         targetPool.withUnsafeBufferPointer { pool in
-            for k in shapes.indices where !shapes[k].isPseudo {
+            for k in 0..<shapes.count where !shapes[k].isPseudo {
                 let domain: Int32
                 let start = Int(shapes[k].targetStart)
                 let targets = UnsafeBufferPointer(rebasing: pool[start..<start + Int(shapes[k].targetCount)])
@@ -659,7 +686,7 @@ struct RequestTransitions: Sendable {
 
 /// The targets of the compiler's shapes, for the ``EntrySetBuilder``.
 struct ShapeTargets: TransitionTargets {
-    let shapes: [TransitionShape]
+    let shapes: UnsafeBufferPointer<CompiledTransition>
     let pool: [Int32]
 
     func targets(of transition: Int32) -> TargetList {

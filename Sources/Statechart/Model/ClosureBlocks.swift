@@ -35,7 +35,7 @@ struct ClosureBlocks<Event: Hashable & Sendable, Context> {
     ///     targets.
     @inlinable
     init(
-        transitions: [Chart<Event, Context>.Transition], guards: SparseTable<CompiledGuard<Event, Context>?>,
+        transitions: UnsafeBufferPointer<CompiledTransition>, guards: SparseTable<CompiledGuard<Event, Context>?>,
         actions: SparseTable<[Action<Event, Context>]>, stateCount: Int, entryActions: SparseTable<[[Action<Event, Context>]]>,
         exitActions: SparseTable<[[Action<Event, Context>]]>, anyActions: Bool, anyConditional: Bool
     ) {

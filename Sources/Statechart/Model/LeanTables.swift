@@ -95,7 +95,7 @@ struct LeanTables {
     /// each lean transition points at its range.
     @usableFromInline
     init(
-        states: UnsafeBufferPointer<CompiledState>, shapes: [TransitionShape], hasActions: [Bool], conditional: [Bool],
+        states: UnsafeBufferPointer<CompiledState>, shapes: UnsafeBufferPointer<CompiledTransition>, hasActions: [Bool], conditional: [Bool],
         staticEntries: [PoolRange], staticEntryPool: [Int32], staticDefaults: [PoolRange], staticDefaultPool: [Int32],
         invokes: [Bool]
     ) {

@@ -117,9 +117,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             let ts = Array(range)
             for (i, later) in ts.enumerated() {
                 for earlier in ts[..<i] {
-                    let a = chart.transitions[Int(earlier)]
-                    let b = chart.transitions[Int(later)]
-                    if !chart.guards.hasValue(at: Int(earlier)), !chart.asyncGuards.hasValue(at: Int(earlier)), covers(a.matcher, b.matcher) {
+                    if !chart.guards.hasValue(at: Int(earlier)), !chart.asyncGuards.hasValue(at: Int(earlier)), covers(chart.matchers[Int(earlier)], chart.matchers[Int(later)]) {
                         if isDuplicate(earlier, later) {
                             diagnostics.append(
                                 ChartDiagnostic(
@@ -130,7 +128,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
                             diagnostics.append(
                                 ChartDiagnostic(
                                     .warning, .shadowedTransition,
-                                    "\(ref(later)) can never be taken: the unguarded \(ref(earlier)) handles \(describe(b.matcher)) first",
+                                    "\(ref(later)) can never be taken: the unguarded \(ref(earlier)) handles \(describe(chart.matchers[Int(later)])) first",
                                     states: [name(s)], transitions: [ref(earlier), ref(later)], location: location(later)))
                         }
                         break
@@ -190,7 +188,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
         let a = chart.transitions[Int(x)]
         let b = chart.transitions[Int(y)]
         guard chart.targets(of: x) == chart.targets(of: y), a.isInternal == b.isInternal, !hasClosures(x), !hasClosures(y),
-            covers(a.matcher, b.matcher), covers(b.matcher, a.matcher)
+            covers(chart.matchers[Int(x)], chart.matchers[Int(y)]), covers(chart.matchers[Int(y)], chart.matchers[Int(x)])
         else { return false }
         switch (chart.guardCondition(of: x), chart.guardCondition(of: y)) {
         case (nil, nil): return true
@@ -230,8 +228,8 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
         }
         for (k, t) in chart.transitions.enumerated() { collect(chart.actions(of: Int32(k)), t.source) }
         for p in produced {
-            let handled = chart.transitions.contains { t in
-                guard let m = t.matcher, !t.isPseudo else { return false }
+            let handled = chart.transitions.indices.contains { k in
+                guard let m = chart.matchers[k], !chart.transitions[k].isPseudo else { return false }
                 return m.matches(.event(p.event), in: chart)
             }
             if !handled {
