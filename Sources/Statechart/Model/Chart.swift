@@ -106,12 +106,10 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.exitActions = a.exitActions
         self.historyCount = c.historyCount
         self.configurationBound = c.configurationBound
-        self.lean = ChartTable(a.lean.transitions)
-        a.lean.transitions = []
+        self.lean = a.lean.transitions.takeTable()
         self.leanEntries = ChartTable(a.lean.entries)
         a.lean.entries = []
-        self.leanCandidates = ChartTable(a.leanCandidates)
-        a.leanCandidates = []
+        self.leanCandidates = a.leanCandidates.takeTable()
         self.requestTransitions = c.requestTransitions
         self.staticDefaults = ChartTable(c.staticDefaults)
         c.staticDefaults = []

@@ -16,7 +16,8 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
     @usableFromInline var entryActions = SparseTable<[[Action<Event, Context>]]>()
     @usableFromInline var exitActions = SparseTable<[[Action<Event, Context>]]>()
     @usableFromInline var invocations = SparseTable<[Invocation<Event, Context>]>()
-    @usableFromInline var leanCandidates: [LeanCandidate<Event>] = []
+    /// Built in the memory that becomes the chart's table (``TableBuffer``).
+    @usableFromInline var leanCandidates = TableBuffer<LeanCandidate<Event>>(capacity: 0)
     @usableFromInline var lean: LeanTables
     @usableFromInline var hasAsyncGuards = false
     /// Built last, from the blocks above (``ClosureBlocks``); the chart takes it over.
@@ -100,7 +101,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             states: compiler.states.elements, shapes: compiler.shapes.elements, hasActions: hasActions, conditional: conditional,
             staticEntries: compiler.staticEntries, staticEntryPool: compiler.staticEntryPool,
             staticDefaults: compiler.staticDefaults, staticDefaultPool: compiler.staticDefaultPool, invokes: invokes)
-        leanCandidates.reserveCapacity(compiler.eventCandidates.count)
+        leanCandidates = TableBuffer(capacity: compiler.eventCandidates.count)
         for t in compiler.eventCandidates {
             var exact: Event?
             if case .event(let e) = matchers[Int(t)] { exact = e }

@@ -88,7 +88,8 @@ struct PoolRange: Sendable, Equatable {
 /// ``ChartAssembly`` adds the candidates, which hold events.
 @usableFromInline
 struct LeanTables {
-    @usableFromInline var transitions: [LeanTransition] = []
+    /// Built in the memory that becomes the chart's table (``TableBuffer``), not copied into it.
+    @usableFromInline var transitions = TableBuffer<LeanTransition>(capacity: 0)
     @usableFromInline var entries: [Int32] = []
 
     /// The tables of a compiled chart. The static entry sets are the compiler's pool as it is:
@@ -100,7 +101,7 @@ struct LeanTables {
         invokes: [Bool]
     ) {
         entries = staticEntryPool
-        transitions.reserveCapacity(shapes.count)
+        transitions = TableBuffer(capacity: shapes.count)
         for t in 0..<shapes.count {
             var flags: LeanTransition.Flags = []
             if hasActions[t] { flags.insert(.hasActions) }

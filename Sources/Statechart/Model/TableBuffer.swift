@@ -14,7 +14,7 @@ final class TableBuffer<Element> {
     @exclusivity(unchecked) @usableFromInline private(set) var base: UnsafeMutablePointer<Element>
     @exclusivity(unchecked) @usableFromInline private(set) var capacity: Int
     /// The number of elements appended.
-    @exclusivity(unchecked) @usableFromInline private(set) var count = 0
+    @exclusivity(unchecked) @usableFromInline var count = 0
 
     /// An empty buffer with room for `capacity` elements.
     @usableFromInline
@@ -29,18 +29,23 @@ final class TableBuffer<Element> {
     }
 
     /// Appends `element`. The compiler makes the buffer with room for every element it appends;
-    /// were it full, the elements would move to twice the room.
-    @usableFromInline
+    /// were it full, the elements would move to twice the room. Inlinable, so that a buffer of
+    /// the caller's types (the assembly's candidates, which hold events) appends specialized.
+    @inlinable
     func append(_ element: Element) {
-        if count == capacity {
-            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-            larger.moveInitialize(from: base, count: count)
-            base.deallocate()
-            base = larger
-            capacity *= 2
-        }
+        if count == capacity { grow() }
         (base + count).initialize(to: element)
         count += 1
+    }
+
+    /// Moves the elements to twice the room.
+    @usableFromInline
+    func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
     }
 
     /// The element at `position`, read and written in place.
