@@ -37,6 +37,10 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     @usableFromInline
     static func emitting<State>(_ machine: Machine<State, Event, Context>) throws(ChartError) -> Self {
         var emitter = Self(name: machine.name ?? "\(State.self)")
+        let size = machine.declaredSize
+        emitter.definition.reserveCapacity(states: size.states, transitions: size.transitions)
+        emitter.valueSlotOfNode.reserveCapacity(size.states &+ 1)
+        emitter.levelOfNode.reserveCapacity(size.states &+ 1)
         let root = emitter.definition.root
         let initial = try emitter.emitLevel(machine, container: root, prefix: "")
         emitter.definition.setInitial([initial], of: root)
