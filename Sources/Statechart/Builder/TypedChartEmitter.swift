@@ -37,10 +37,11 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     @usableFromInline
     static func emitting<State>(_ machine: Machine<State, Event, Context>) throws(ChartError) -> Self {
         var emitter = Self(name: machine.name ?? "\(State.self)")
-        let size = machine.declaredSize
-        emitter.definition.reserveCapacity(states: size.states, transitions: size.transitions)
-        emitter.valueSlotOfNode.reserveCapacity(size.states &+ 1)
-        emitter.levelOfNode.reserveCapacity(size.states &+ 1)
+        // Room for the states the machine declares and a transition each (``Machine/estimatedStates``).
+        let estimate = machine.estimatedStates
+        emitter.definition.reserveCapacity(states: estimate, transitions: estimate)
+        emitter.valueSlotOfNode.reserveCapacity(max(estimate, 0) &+ 1)
+        emitter.levelOfNode.reserveCapacity(max(estimate, 0) &+ 1)
         let root = emitter.definition.root
         let initial = try emitter.emitLevel(machine, container: root, prefix: "")
         emitter.definition.setInitial([initial], of: root)
