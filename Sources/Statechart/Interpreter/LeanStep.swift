@@ -5,7 +5,7 @@
 ///   through the external queue (``sendLean(_:)``).
 /// - Selection is one walk for every path (`SelectionWalk.swift`), which reads
 ///   `Chart.leanCandidates`, where an exact `.event(e)` descriptor is compared inline, instead of
-///   each candidate's full ``Chart/Transition``.
+///   each candidate's event descriptor in ``Chart/matchers``.
 /// - When the selected transitions run nothing, the microstep only splices the configuration
 ///   (``takePlainSelection()``), a decision over the walk's result; one transition whose exited
 ///   states record history records it first (recording runs nothing).

@@ -1,15 +1,17 @@
 /// The compact tables of the interpreter's hot path (see `Interpreter/LeanStep.swift`).
 ///
-/// ``Chart/Transition`` carries everything a transition can have — closures, arrays, locations —
-/// so reading it in the per-event loop costs reference counting and large copies. These tables
-/// repeat, in small plain values, exactly what selecting and taking a *static* transition needs:
+/// A transition's whole description is spread over the chart: its record (``CompiledTransition``),
+/// its event descriptor (``Chart/matchers``, which can hold closures and arrays) and the sparse
+/// tables of its guard, actions and the rest, so reading all of it in the per-event loop costs
+/// several loads and reference counting. These tables repeat, in small plain values, exactly what
+/// selecting and taking a *static* transition needs:
 /// one whose targets and entry set do not depend on history or on a closure. They are derived
 /// from the compiled arrays when a ``Chart`` is created and never change.
 
 /// What the lean microstep needs to know about one transition.
 @usableFromInline
 struct LeanTransition: Sendable {
-    /// The precomputed domain (as ``Chart/Transition/domain``: -1 targetless, -2 not static).
+    /// The precomputed domain (as ``CompiledTransition/domain``: -1 targetless, -2 not static).
     @usableFromInline var domain: Int32
     /// The transition's own entry set, in entry order: `Chart.leanEntries[entryStart ..< entryEnd]`.
     @usableFromInline var entryStart: Int32
