@@ -135,11 +135,8 @@ extension ChartInstance {
         // Inlinable, so that it is specialized with the step that calls it (compiled once in the
         // library, each read of the instance's fields went through its generic metadata).
         let end = chart.states[Int(s)].end
-        // The children walked by their subtree ranges (``ChildStates``), read in place.
-        var h = s + 1
-        while h < end {
+        for h in chart.states.children(of: s) {
             let kind = chart.states[Int(h)].kind
-            defer { h = chart.states[Int(h)].end }
             guard kind.isHistory else { continue }
             let slot = Int(chart.states[Int(h)].historySlot)
             let deep = kind == .deepHistory
@@ -270,8 +267,8 @@ extension ChartInstance {
             if isTracing { trace.append(.entered(chart.ids[Int(s)])) }
             runActions(of: s, onExit: false)
             if scratch.pointee.entrySet.takeDefaultMark(s) {
-                let initial = Int(chart.states[Int(s)].initialTransition)
-                if !chart.actions(of: Int32(initial)).isEmpty { runBlock(chart.actions(of: Int32(initial)), state: s) }
+                let actions = chart.actions(of: chart.states[Int(s)].initialTransition)
+                if !actions.isEmpty { runBlock(actions, state: s) }
             }
             let defaultHistory = scratch.pointee.entrySet.defaultHistory
             if !defaultHistory.isEmpty, let h = defaultHistory.last(where: { $0.parent == s }) {
