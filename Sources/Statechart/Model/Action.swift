@@ -34,6 +34,18 @@ public enum Action<Event: Hashable & Sendable, Context>: Sendable {
         return true
     }
 
+    /// Whether running the action can read machine time (``Chart/readsTime``): a delayed send
+    /// and a timer are due at a time counted from it, and a closure or a datamodel's content can
+    /// read it (``ActionScope/now``, ``ChartEnvironment/now``). A send without delay, a raise, a
+    /// cancel and a log cannot.
+    @inlinable var readsTime: Bool {
+        switch self {
+        case .raise, .cancel, .log, .cancelTimer: return false
+        case .send(_, let delay, _): return delay > .zero
+        case .run, .content, .startTimer: return true
+        }
+    }
+
     /// The label of a closure action declared without a name (rule R77 names its owner instead).
     @inlinable static var unnamedLabel: String { "action" }
 

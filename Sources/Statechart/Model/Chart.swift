@@ -49,6 +49,11 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let hasInvocations: Bool
     /// Whether any transition has an asynchronous guard.
     @usableFromInline let hasAsyncGuards: Bool
+    /// Whether anything the chart runs can read machine time: a delayed transition or send, a
+    /// closure action, a datamodel's content, or a guard that sees the environment. A runtime
+    /// whose chart cannot, and that has no delayed send pending, does not read its clock before
+    /// a send (rule R54).
+    @usableFromInline let readsTime: Bool
     @usableFromInline let historyCount: Int
     /// The most states that can be active at once (the root is never in the configuration): what
     /// a machine's configuration makes room for when it is created (``Configuration``).
@@ -117,6 +122,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         c.staticDefaultPool = []
         self.invocations = a.invocations
         self.hasAsyncGuards = a.hasAsyncGuards
+        self.readsTime = a.readsTime
         self.locations = c.locations
         self.name = name
         self.names = ChartNames(table: c.indexByID, eventName: eventName)

@@ -20,6 +20,8 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
     @usableFromInline var leanCandidates = TableBuffer<LeanCandidate<Event>>(capacity: 0)
     @usableFromInline var lean: LeanTables
     @usableFromInline var hasAsyncGuards = false
+    /// Whether anything the chart runs can read machine time (``Chart/readsTime``).
+    @usableFromInline var readsTime = false
     /// Built last, from the blocks above (``ClosureBlocks``); the chart takes it over.
     @usableFromInline var closures: ClosureBlocks<Event, Context>
 
@@ -44,7 +46,10 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
                 let payload = definition.payloads[Int(p)]
                 entryActions.set(payload.onEntry, at: i, count: count)
                 exitActions.set(payload.onExit, at: i, count: count)
-                if !payload.onEntry.isEmpty || !payload.onExit.isEmpty { anyActions = true }
+                if !payload.onEntry.isEmpty || !payload.onExit.isEmpty {
+                    anyActions = true
+                    if !readsTime { readsTime = Self.readsTime(payload.onEntry) || Self.readsTime(payload.onExit) }
+                }
                 invocations.set(payload.invocations, at: i, count: count)
             }
         }
@@ -82,7 +87,11 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             }
             hasActions[k] = !actions.isEmpty
             conditional[k] = guardCondition != nil || asyncGuard != nil || dynamicTargets != nil
-            if hasActions[k] { anyActions = true }
+            if hasActions[k] {
+                anyActions = true
+                if !readsTime { readsTime = actions.contains { $0.readsTime } }
+            }
+            if !readsTime, let g = guardCondition { readsTime = g.readsTime }
             if conditional[k] { anyConditional = true }
             if asyncGuard != nil { hasAsyncGuards = true }
             matchers.append(matcher)
@@ -112,6 +121,12 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             transitions: compiler.shapes.elements, guards: guards, actions: transitionActions, stateCount: count,
             entryActions: entryActions, exitActions: exitActions, anyActions: anyActions,
             anyConditional: anyConditional)
+    }
+
+    /// Whether any action of these blocks can read machine time.
+    @inlinable
+    static func readsTime(_ blocks: [[Action<Event, Context>]]) -> Bool {
+        blocks.contains { $0.contains { $0.readsTime } }
     }
 
     /// A descriptor with its state id resolved (the compiler has checked that it resolves).

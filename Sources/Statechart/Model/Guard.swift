@@ -65,3 +65,17 @@ indirect enum CompiledGuard<Event: Hashable & Sendable, Context>: Sendable {
     case expression(String, @Sendable (inout Context, ChartEnvironment<Event>) throws -> Bool)
     case withInput(@Sendable (GuardInput<Event, Context>) throws -> Bool)
 }
+
+extension CompiledGuard {
+    /// Whether evaluating the guard can read machine time: an expression or a guard given its
+    /// input sees the environment, which holds it; a predicate sees the context and the event only
+    /// (``Chart/readsTime``).
+    @inlinable var readsTime: Bool {
+        switch self {
+        case .inState, .predicate: return false
+        case .not(let inner): return inner.readsTime
+        case .all(let guards), .any(let guards): return guards.contains { $0.readsTime }
+        case .expression, .withInput: return true
+        }
+    }
+}

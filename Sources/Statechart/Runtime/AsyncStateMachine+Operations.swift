@@ -55,6 +55,7 @@ extension AsyncStateMachine {
     public func snapshot() async -> ChartSnapshot<Event, Context> {
         await driver.acquire()
         defer { driver.release() }
+        driver.bringTimeUp()
         return driver.machine.snapshot()
     }
 

@@ -85,12 +85,20 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     public var context: Context { driver.machine.context }
     /// Whether a state with this value is active.
     public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool { driver.machine.isActive(value) }
-    /// The machine's time.
-    public var now: Duration { driver.machine.now }
+    /// The machine's time: how far its clock had moved since the machine started at the last
+    /// operation, or — for a chart nothing of which can read the time, whose sends do not read
+    /// the clock — when it is read (rule R54).
+    public var now: Duration {
+        driver.bringTimeUp()
+        return driver.machine.now
+    }
     /// Whether the machine reached a top-level final state.
     public var isFinished: Bool { driver.machine.isFinished }
     /// A copy of the synchronous machine underneath, for inspection.
-    public var snapshotMachine: StateMachine<State, Event, Context> { driver.machine }
+    public var snapshotMachine: StateMachine<State, Event, Context> {
+        driver.bringTimeUp()
+        return driver.machine
+    }
 
     /// A stream of the active state ids after every operation that changed them, starting with the
     /// current ones (rule R56).

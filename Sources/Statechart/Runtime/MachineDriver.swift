@@ -37,11 +37,20 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     /// Whether a send needs nothing but the machine: no middleware, no asynchronous guards, no
     /// tracer, no stream (kept up to date by ``updatePlainSends()``).
     var plainSends = false
+    /// Whether nothing the chart runs can read machine time (``Chart/readsTime``): a plain send
+    /// then reads the clock only when a delayed send is pending (``MachineSteps/catchUpAndSend``).
+    let chartIgnoresTime: Bool
+    /// Whether machine time may be behind the clock: set by a plain send of a chart that ignores
+    /// time, cleared by every catch-up. What shows the time (``now``, a snapshot, the machine
+    /// copied out) brings it up first (``timeCaughtUp()``), so a reader sees what the send would
+    /// have set (rule R54).
+    @exclusivity(unchecked) var timeBehind = false
 
     init<C: Clock>(
         _ machine: StateMachine<State, Event, Context>, clock: C, name: String, tracer: (any StatechartTracer)?,
         steps: Steps
     ) where C.Duration == Duration {
+        self.chartIgnoresTime = !machine.core.chart.readsTime
         self.machine = machine
         self.steps = steps
         self.clock = ClockDriver(clock)
@@ -222,9 +231,10 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
             var clockError: MachineError?
             var sendError: MachineError?
             var followUp = true  // after a failed send, what follows checks for itself
-            do { followUp = try steps.catchUpAndSend(&machine, event, clock.elapsed(), &clockError) } catch {
+            do { followUp = try steps.catchUpAndSend(&machine, event, clock.elapsed, &clockError) } catch {
                 sendError = error
             }
+            if chartIgnoresTime { timeBehind = true }
             // Consumed, not bound: bound, the optional was destroyed at the end of the scope
             // through its value witness, nil or not (about 65 instructions per send).
             if let error = consume clockError { failures.append("\(error)") }
@@ -464,7 +474,15 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
 
     /// Brings machine time up to the clock, firing the delayed sends that fell due (rule R54).
     func catchUp() {
+        timeBehind = false
         do { try steps.catchUp(&machine, clock.elapsed()) } catch { failures.append("\(error)") }
+    }
+
+    /// Brings machine time up to the clock before something shows it, when a plain send of a
+    /// chart that ignores time left it behind (``timeBehind``). Nothing is pending then, so the
+    /// catch-up only sets the time (rule R54).
+    func bringTimeUp() {
+        if timeBehind, machine.core.nextDueTime == nil { catchUp() }
     }
 
     /// ``catchUp()`` before an operation, and the configuration the operation starts from (see

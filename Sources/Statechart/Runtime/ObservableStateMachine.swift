@@ -90,7 +90,9 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     /// The copy is a machine of its own (value semantics): its failed sends reach the handlers
     /// registered on it, at once, and never the model's (rule R62).
     public var machine: StateMachine<State, Event, Context> {
-        var copy = observed
+        observeVersion()
+        driver.bringTimeUp()
+        var copy = driver.machine
         copy.stopDeferringFailedSends()
         return copy
     }
@@ -105,8 +107,14 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     public var activeStateIDs: [String] { observed.activeStateIDs }
     /// The extended state.
     public var context: Context { observed.context }
-    /// The machine's time.
-    public var now: Duration { observed.now }
+    /// The machine's time: how far its clock had moved since the machine started at the last
+    /// operation, or — for a chart nothing of which can read the time, whose sends do not read
+    /// the clock — when it is read (rule R54).
+    public var now: Duration {
+        observeVersion()
+        driver.bringTimeUp()
+        return driver.machine.now
+    }
     /// Whether a state with this value is active.
     public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool { observed.isActive(value) }
     /// Whether `event` would be handled now, with guards evaluated and nothing changed (rule R59).
