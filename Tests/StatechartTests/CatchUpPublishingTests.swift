@@ -3,7 +3,8 @@ import Synchronization
 import Testing
 
 /// A clock that moves only when a test moves it, and wakes nobody: a machine on it sees the time
-/// only when an operation catches up (rule R54), never through a tick.
+/// only when an operation catches up (rule R54), never through a tick. It counts how often it is
+/// read (`ClockReadTests`).
 final class SilentClock: Clock, Sendable {
     struct Instant: InstantProtocol {
         var offset: Duration
@@ -12,16 +13,23 @@ final class SilentClock: Clock, Sendable {
         static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
-    private let time = Mutex(Duration.zero)
-    var now: Instant { Instant(offset: time.withLock { $0 }) }
+    private let state = Mutex((time: Duration.zero, reads: 0))
+    var now: Instant {
+        state.withLock {
+            $0.reads += 1
+            return Instant(offset: $0.time)
+        }
+    }
     var minimumResolution: Duration { .nanoseconds(1) }
+    /// How many times ``now`` was read.
+    var reads: Int { state.withLock { $0.reads } }
 
     /// Sleeps until cancelled: the machine's timer never fires on its own.
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         while true { try await Task.sleep(for: .seconds(3600)) }
     }
 
-    func move(by duration: Duration) { time.withLock { $0 += duration } }
+    func move(by duration: Duration) { state.withLock { $0.time += duration } }
 }
 
 /// Rule R56 around the clock's catch-up (R54) and queued work (R51): what changes is published

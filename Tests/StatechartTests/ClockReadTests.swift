@@ -1,33 +1,6 @@
-import Synchronization
 import Testing
 
 @testable import Statechart
-
-/// A clock that moves only when a test moves it, wakes nobody, and counts how often it is read.
-final class CountingClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
-    }
-
-    private let state = Mutex((time: Duration.zero, reads: 0))
-    var now: Instant {
-        state.withLock {
-            $0.reads += 1
-            return Instant(offset: $0.time)
-        }
-    }
-    var minimumResolution: Duration { .nanoseconds(1) }
-    var reads: Int { state.withLock { $0.reads } }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        while true { try await Task.sleep(for: .seconds(3600)) }
-    }
-
-    func move(by duration: Duration) { state.withLock { $0.time += duration } }
-}
 
 /// Rule R54 for a chart nothing of which can read machine time (``Chart/readsTime``): its plain
 /// sends do not read the clock, and what shows the time brings it up to the clock first, so a
@@ -98,7 +71,7 @@ struct ClockReadTests {
 
     @Test("R54: an AsyncStateMachine whose chart cannot read the time sends without reading the clock; now and a snapshot show the clock's time")
     func asyncIgnoringTime() async throws {
-        let clock = CountingClock()
+        let clock = SilentClock()
         let m = try await AsyncStateMachine(Self.ignoresTime, context: 0, clock: clock)
         let before = clock.reads
         for _ in 0..<50 {
@@ -125,7 +98,7 @@ struct ClockReadTests {
 
     @Test("R54: a chart with a closure action or a delayed transition reads the clock before every send, and its timer is due two seconds after the state is entered")
     func asyncReadingTime() async throws {
-        let clock = CountingClock()
+        let clock = SilentClock()
         let code = try await AsyncStateMachine(Self.runsCode, context: 0, clock: clock)
         var before = clock.reads
         for _ in 0..<10 {
@@ -151,7 +124,7 @@ struct ClockReadTests {
     @Test("R54: an ObservableStateMachine whose chart cannot read the time sends without reading the clock; now and the machine show the clock's time")
     @MainActor
     func observableIgnoringTime() async throws {
-        let clock = CountingClock()
+        let clock = SilentClock()
         let m = try ObservableStateMachine(Self.ignoresTime, context: 0, clock: clock)
         let before = clock.reads
         for _ in 0..<20 {
@@ -169,7 +142,7 @@ struct ClockReadTests {
 
     @Test("R54: after sends that skipped the clock, an operation that is not a plain send catches up as before: reset() starts from the clock's time")
     func otherOperationsCatchUp() async throws {
-        let clock = CountingClock()
+        let clock = SilentClock()
         let m = try await AsyncStateMachine(Self.ignoresTime, context: 0, clock: clock)
         try await m.send(.go)
         clock.move(by: .seconds(4))
