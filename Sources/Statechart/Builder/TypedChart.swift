@@ -6,7 +6,13 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
 
     /// The one chart the interpreter runs.
     public let chart: Chart<Event, Context>
-    let valueByIndex: [AnyHashable?]
+    /// By chart index: the slot of the state's value in ``slotValues``, or -1 (the root, regions
+    /// and history pseudo-states). A value per index (an optional `AnyHashable`, 40 bytes) made
+    /// a million-state chart write 40 MB of fresh pages and copy a million existentials; the
+    /// slots are the emitter's own table, taken over when the chart kept the emitter's order.
+    let slotOfIndex: [Int32]
+    /// The emitter's values by slot: a machine attached in many places has its values here once.
+    let slotValues: [AnyHashable]
     let indicesByValue: [AnyHashable: [Int32]]
     let levelOfIndex: [Int32]
     let levels: [TypedLevel<Context>]
@@ -30,8 +36,6 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     init(emitter: TypedChartEmitter<Event, Context>, chart: Chart<Event, Context>) {
         self.chart = chart
         let reordered = Self.reorderedIndices(of: emitter.definition, in: chart)
-        var valueByIndex = [AnyHashable?](repeating: nil, count: chart.stateCount)
-        var levelOfIndex = [Int32](repeating: -1, count: chart.stateCount)
         // Equal values share one entry: number the distinct values by slot (one hash per slot,
         // not per state — a machine attached in many places has one slot per value), then list
         // each value's states in node order.
@@ -49,21 +53,31 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         }
         var indicesOfValue = [[Int32]](repeating: [], count: distinct.count)
         let slots = emitter.valueSlotOfNode
-        for node in 0..<slots.count {
-            let i = reordered?[node] ?? Int32(node)
-            let slot = Int(slots[node])
-            if slot >= 0 {
-                valueByIndex[Int(i)] = slotValues[slot]
-                indicesOfValue[Int(numberOfSlot[slot])].append(i)
+        let count = chart.stateCount
+        let slotOfIndex: [Int32]
+        let levelOfIndex: [Int32]
+        if reordered == nil && slots.count == count && emitter.levelOfNode.count == count {
+            slotOfIndex = slots
+            levelOfIndex = emitter.levelOfNode
+        } else {
+            var slotTable = [Int32](repeating: -1, count: count)
+            var levelTable = [Int32](repeating: -1, count: count)
+            for node in 0..<slots.count {
+                let i = Int(reordered?[node] ?? Int32(node))
+                slotTable[i] = slots[node]
+                levelTable[i] = emitter.levelOfNode[node]
             }
-            levelOfIndex[Int(i)] = emitter.levelOfNode[node]
+            slotOfIndex = slotTable
+            levelOfIndex = levelTable
         }
-        // The same value at several indices (a machine attached in several places) is listed in index order.
-        if reordered != nil { indicesOfValue = indicesOfValue.map { $0.sorted() } }
-        let indicesByValue = Dictionary(uniqueKeysWithValues: zip(distinct, indicesOfValue))
-        self.valueByIndex = valueByIndex
-        self.indicesByValue = indicesByValue
+        // In index order, so the states of a value attached in several places are listed in index order.
+        for i in 0..<slotOfIndex.count where slotOfIndex[i] >= 0 {
+            indicesOfValue[Int(numberOfSlot[Int(slotOfIndex[i])])].append(Int32(i))
+        }
+        self.slotOfIndex = slotOfIndex
         self.levelOfIndex = levelOfIndex
+        self.slotValues = slotValues
+        self.indicesByValue = Dictionary(uniqueKeysWithValues: zip(distinct, indicesOfValue))
         self.levels = emitter.levels
         self.containerOfLevel = emitter.containerOfLevel.map { reordered?[Int($0)] ?? $0 }
         self.mentionedOnly = emitter.mentionedOnly.compactMap { chart.state(withID: $0)?.index }
@@ -88,7 +102,13 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     }
 
     /// The typed value of a state (`nil` for the root, regions and history pseudo-states).
-    public func value(of state: ChartStateID) -> AnyHashable? { valueByIndex[Int(state.index)] }
+    public func value(of state: ChartStateID) -> AnyHashable? { value(at: Int(state.index)) }
+
+    /// The typed value of the state at this chart index, if it has one.
+    func value(at index: Int) -> AnyHashable? {
+        let slot = slotOfIndex[index]
+        return slot < 0 ? nil : slotValues[Int(slot)]
+    }
 
     /// Every state whose value is `value` (one unless a machine is attached in several places).
     public func states<T: Hashable & Sendable>(for value: T) -> [ChartStateID] {

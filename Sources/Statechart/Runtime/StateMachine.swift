@@ -215,7 +215,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     var initialState: State {
         let root = typed.chart.states[0]
         let first = typed.chart.targets(of: root.initialTransition)[0]
-        guard let v = typed.valueByIndex[Int(first)]?.base as? State else {
+        guard let v = typed.value(at: Int(first))?.base as? State else {
             preconditionFailure("the top level of a typed chart holds State values")
         }
         return v
@@ -226,7 +226,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         for s in states {
             var i = s.index
             while i > 0 && typed.chart.states[Int(i)].parent != 0 { i = typed.chart.states[Int(i)].parent }
-            if i > 0, let v = typed.valueByIndex[Int(i)]?.base as? State { return v }
+            if i > 0, let v = typed.value(at: Int(i))?.base as? State { return v }
         }
         return nil
     }
@@ -258,7 +258,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
             var path: [AnyHashable] = []
             var i = s.index
             while i > 0 {
-                if let v = typed.valueByIndex[Int(i)] { path.append(v) }
+                if let v = typed.value(at: Int(i)) { path.append(v) }
                 i = typed.chart.states[Int(i)].parent
             }
             return path.reversed()
