@@ -156,6 +156,43 @@ struct CompilerOutlineTests {
         #expect(located.location(of: located.state(withID: "b")!) == nil)
     }
 
+    @Test("R26: request routes added by id and by node keep their order and their first route per target; a route by id outside its container is refused naming the target")
+    func requestRoutesByIdAndNode() throws {
+        var d = ChartDefinition<String, Void>(name: "routes", eventName: { $0 })
+        let a = d.addState("a", in: d.root)
+        let x = d.addState("a.x", in: a)
+        let y = d.addState("a.y", in: a)
+        _ = d.addState("b", in: d.root)
+        d.addRequestRoute(to: "a.y", within: a)
+        d.addRequestRoute(toNode: x, within: a)
+        d.addRequestRoute(toNode: y, within: d.root)  // a second route to a.y: the first is kept
+        d.reserveTypedTables(states: 10)
+        #expect(d.outline.requestRoutes.count == 3 && d.outline.requestRouteTargets == ["a.y"])
+        #expect(MemoryLayout<RequestRoute>.stride == 12)
+        let chart = try Chart(d)
+        let ay = try #require(chart.state(withID: "a.y")), ax = try #require(chart.state(withID: "a.x"))
+        let toY = try #require(chart.requestTransitions[ay.index]), toX = try #require(chart.requestTransitions[ax.index])
+        #expect(toY < toX, "routes become transitions in the order they were added")
+        #expect(chart.transitions[Int(toY)].source == chart.state(withID: "a")!.index)
+        var m = ChartInstance(chart: chart, context: ())
+        try m.start()
+        #expect(m.activeAtomicIDs == ["a.x"])
+        #expect(try m.performRequest(to: ay))
+        #expect(m.activeAtomicIDs == ["a.y"])
+
+        var bad = ChartDefinition<String, Void>(name: "bad", eventName: { $0 })
+        let p = bad.addState("p", in: bad.root)
+        _ = bad.addState("p.q", in: p)
+        _ = bad.addState("r", in: bad.root)
+        bad.addRequestRoute(to: "r", within: p)
+        #expect {
+            _ = try Chart(bad)
+        } throws: { error in
+            guard case ChartError.invalidStructure(let id, let reason, _) = error else { return false }
+            return id == "r" && reason.contains("request route")
+        }
+    }
+
     @Test("a definition's per-state and per-transition records stay small; locations clamp to 32 bits")
     func definitionRecordSizes() {
         // Issue 16, "Memory": a 1,000,000-state document's definition holds these by the million,

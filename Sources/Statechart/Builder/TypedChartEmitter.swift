@@ -40,6 +40,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         // Room for the states the machine declares and a transition each (``Machine/estimatedStates``).
         let estimate = machine.estimatedStates
         emitter.definition.reserveCapacity(states: estimate, transitions: estimate)
+        emitter.definition.reserveTypedTables(states: estimate)
         emitter.valueSlotOfNode.reserveCapacity(max(estimate, 0) &+ 1)
         emitter.levelOfNode.reserveCapacity(max(estimate, 0) &+ 1)
         let root = emitter.definition.root
@@ -163,19 +164,10 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 k = g.transitionLists.next[current]
                 // Most transitions were prepared once for the machine: only their ids differ here.
                 if gathered.isPrepared[current] {
-                    let ordinals = gathered.targetOrdinals[current]
-                    var targetIDs: [String] = []
-                    if ordinals.count == 1 {
-                        // The usual case, made in one allocation (reserving grew an empty array).
-                        targetIDs = [ids[Int(ordinals[0])]]
-                    } else if !ordinals.isEmpty {
-                        targetIDs.reserveCapacity(ordinals.count)
-                        for t in ordinals { targetIDs.append(ids[Int(t)]) }
-                    }
+                    // Its targets are recorded by node once the level's states have theirs (below).
                     preparedAt.append((definition.transitionCount, current))
                     definition.addPreparedTransition(
-                        current, of: gathered.preparedDefinitions, outlines: gathered.preparedOutlines, targets: targetIDs,
-                        doneOf: gathered.isDoneOfSource[current] ? id : nil, from: node)
+                        current, of: gathered.preparedDefinitions, outlines: gathered.preparedOutlines, doneOf: gathered.isDoneOfSource[current] ? id : nil, from: node)
                     continue
                 }
                 var spec = g.transitions[current]

@@ -489,13 +489,14 @@ struct ChartCompiler {
                 let d = Int(k)
                 let location = declared[d].location ?? nodes[j].location
                 let targetStart = Int32(targetPool.count)
-                let targetCount = declared[d].targets.count
                 let nodeStart = Int(declared[d].targetNodeStart)
                 if nodeStart >= 0 {
-                    // The front end named the targets' nodes (the typed builder): no id to look up.
-                    for m in 0..<targetCount { targetPool.append(newIndex[Int(outline.targetNodes[nodeStart + m])]) }
+                    // The front end named the targets' nodes (the typed builder), their count first: no id to look up.
+                    for m in 0..<Int(outline.targetNodes[nodeStart]) {
+                        targetPool.append(newIndex[Int(outline.targetNodes[nodeStart + 1 + m])])
+                    }
                 } else {
-                    for m in 0..<targetCount {
+                    for m in 0..<declared[d].targets.count {
                         targetPool.append(try resolve(declared[d].targets[m], from: i, location: location))
                     }
                 }
@@ -507,7 +508,7 @@ struct ChartCompiler {
                 if let id = declared[d].doneReference { _ = try resolve(id, from: i, location: location) }
                 shapes.append(
                     CompiledTransition(
-                        source: Int32(i), targetStart: targetStart, targetCount: Int32(targetCount),
+                        source: Int32(i), targetStart: targetStart, targetCount: Int32(targetPool.count) - targetStart,
                         isInternal: declared[d].isInternal, domain: -1,
                         ordinal: ordinal, isPseudo: false, isEventless: !declared[d].hasEvent,
                         hasDynamicTargets: declared[d].hasDynamicTargets, declared: k,
@@ -580,14 +581,15 @@ struct ChartCompiler {
         // Request routes: internal transitions of the level's container, not selectable by events.
         if !outline.requestRoutes.isEmpty { requestTransitions = RequestTransitions(stateCount: count) }
         for route in outline.requestRoutes {
-            let container = newIndex[route.container]
+            let container = newIndex[Int(route.container)]
             // A route the typed builder adds names its target's node: no id to look up.
             let target =
                 route.targetNode >= 0
-                ? newIndex[Int(route.targetNode)] : try resolve(route.target, from: Int(container), location: nil)
+                ? newIndex[Int(route.targetNode)]
+                : try resolve(outline.requestRouteTargets[Int(route.targetName)], from: Int(container), location: nil)
             guard states[Int(container)].kind == .compound, isDescendant(target, of: container) else {
                 throw .invalidStructure(
-                    route.targetNode >= 0 ? ids[Int(target)] : route.target,
+                    route.targetNode >= 0 ? ids[Int(target)] : outline.requestRouteTargets[Int(route.targetName)],
                     reason: "a request route must target a descendant of a compound state", location: nil)
             }
             if requestTransitions[target] != nil { continue }

@@ -30,6 +30,7 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
         outline.transitions = []
         outline.targetNodes = []
         outline.requestRoutes = []
+        outline.requestRouteTargets = []
     }
 
     /// What a node carries besides its structure.
@@ -118,18 +119,23 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     }
 
     /// Appends a transition prepared once for several places (the typed emitter's machines
-    /// attached in many places): `transition` and its `outline` with these targets and, for a
-    /// transition on the done event of its source, that source's id.
+    /// attached in many places): `transition` and its `outline` without targets — the caller
+    /// records their nodes next (``DefinitionOutline/setTargetNodes(_:ofTransition:)``) — and,
+    /// for a transition on the done event of its source, that source's id.
+    ///
+    /// The targets are kept by node only: nothing reads a typed transition's target ids (the
+    /// compiler takes the nodes, diagnostics and exports read the chart), and a list of ids per
+    /// transition was a million arrays for a million-state chart (issue 16, "Build").
     @inline(__always)
     mutating func addPreparedTransition(
-        _ k: Int, of transitions: [TransitionDefinition<Event, Context>], outlines: [TransitionOutline], targets: [String],
+        _ k: Int, of transitions: [TransitionDefinition<Event, Context>], outlines: [TransitionOutline],
         doneOf source: String?, from state: Node
     ) {
         // Indexed here, not passed as values: each copy of a generic value costs a call through its witnesses.
         var t = transitions[k]
         var o = outlines[k]
-        t.targets = targets
-        o.targets = targets
+        t.targets = []
+        o.targets = []
         if let source {
             t.event = .done(source)
             o.doneReference = source
@@ -180,7 +186,9 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     /// Machinus' `transition(to:)`): the request exits everything active inside `container` and
     /// enters `target`, which must be a proper descendant of the compound `container`.
     public mutating func addRequestRoute(to target: String, within container: Node) {
-        outline.requestRoutes.append((target, -1, container.rawValue))
+        outline.requestRoutes.append(
+            RequestRoute(targetNode: -1, container: Int32(container.rawValue), targetName: Int32(outline.requestRouteTargets.count)))
+        outline.requestRouteTargets.append(target)
     }
 
     /// The number of transitions added so far: the outline's count, an array of a concrete type,
@@ -190,7 +198,15 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     /// ``addRequestRoute(to:within:)`` for a target given by its node.
     @inline(__always)
     mutating func addRequestRoute(toNode target: Node, within container: Node) {
-        outline.requestRoutes.append(("", Int32(target.rawValue), container.rawValue))
+        outline.requestRoutes.append(RequestRoute(targetNode: Int32(target.rawValue), container: Int32(container.rawValue), targetName: -1))
+    }
+
+    /// Makes room for what the typed builder adds besides states and transitions for `states`
+    /// more states: a request route each, and a transition's target node with its count.
+    mutating func reserveTypedTables(states: Int) {
+        let more = min(max(states, 0), Int.max / 4)
+        outline.requestRoutes.reserveCapacity(outline.requestRoutes.count + more)
+        outline.targetNodes.reserveCapacity(outline.targetNodes.count + 2 * more)
     }
 
     /// The id of a node.

@@ -14,15 +14,19 @@ struct DefinitionOutline: Sendable {
     @usableFromInline var nodes: [NodeOutline] = []
     /// Parallel to ``ChartDefinition/transitions``.
     var transitions: [TransitionOutline] = []
-    /// Request routes: the target by id, or by node (`targetNode` ≥ 0, the typed builder's), and the container.
-    var requestRoutes: [(target: String, targetNode: Int32, container: Int)] = []
-    /// The target nodes of transitions whose front end knew them (see ``TransitionOutline/targetNodeStart``).
+    /// Request routes, in the order they were added (``RequestRoute``).
+    var requestRoutes: [RequestRoute] = []
+    /// The target ids of the routes added by id (``RequestRoute/targetName``).
+    var requestRouteTargets: [String] = []
+    /// The target nodes of transitions whose front end knew them, each transition's count first
+    /// (see ``TransitionOutline/targetNodeStart``).
     var targetNodes: [Int32] = []
 
-    /// Records that transition `k`'s targets are `nodes` (in the order of its target ids), so
-    /// that compiling it looks no id up.
+    /// Records that transition `k`'s targets are `nodes`, so that compiling it looks no id up and
+    /// needs no ids (the typed builder's transitions have none, ``ChartDefinition/addPreparedTransition(_:of:outlines:doneOf:from:)``).
     mutating func setTargetNodes(_ nodes: [Int32], ofTransition k: Int) {
         transitions[k].targetNodeStart = Int32(targetNodes.count)
+        targetNodes.append(Int32(nodes.count))
         targetNodes.append(contentsOf: nodes)
     }
 
@@ -86,6 +90,16 @@ struct DefinitionOutline: Sendable {
     }
 }
 
+/// A request route (``ChartDefinition/addRequestRoute(to:within:)``): its container and its
+/// target, by node (`targetNode` ≥ 0, the typed builder's, which adds one per state) or by id
+/// (`targetName`, an index in ``DefinitionOutline/requestRouteTargets``). Twelve bytes: with
+/// the id in the record, a million-state typed chart held 32 MB of routes whose ids were empty.
+struct RequestRoute: Sendable {
+    var targetNode: Int32
+    var container: Int32
+    var targetName: Int32
+}
+
 /// One node of a ``DefinitionOutline``.
 @usableFromInline
 struct NodeOutline: Sendable {
@@ -138,7 +152,9 @@ struct TransitionOutline: Sendable {
     var doneReference: String?
     /// The node's next transition, -1 for the last.
     var next: Int32 = -1
-    /// When ≥ 0, the targets' nodes are `DefinitionOutline.targetNodes[targetNodeStart ..< targetNodeStart + targets.count]`.
+    /// When ≥ 0, the targets are given by node: `DefinitionOutline.targetNodes[targetNodeStart]`
+    /// is their count and the nodes follow it (``DefinitionOutline/setTargetNodes(_:ofTransition:)``);
+    /// ``targets`` may then be empty.
     var targetNodeStart: Int32 = -1
 
     /// An outline from its parts, which it takes over (`__owned`: a caller's last use moves them in).
