@@ -42,7 +42,7 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     let chartIgnoresTime: Bool
     /// Whether machine time may be behind the clock: set by a plain send of a chart that ignores
     /// time, cleared by every catch-up. What shows the time (``now``, a snapshot, the machine
-    /// copied out) brings it up first (``timeCaughtUp()``), so a reader sees what the send would
+    /// copied out) brings it up first (``bringTimeUp()``), so a reader sees what the send would
     /// have set (rule R54).
     @exclusivity(unchecked) var timeBehind = false
 
