@@ -90,15 +90,20 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     /// The copy is a machine of its own (value semantics): its failed sends reach the handlers
     /// registered on it, at once, and never the model's (rule R62).
     public var machine: StateMachine<State, Event, Context> {
-        observeVersion()
-        driver.bringTimeUp()
-        var copy = driver.machine
+        var copy = observedInTime
         copy.stopDeferringFailedSends()
         return copy
     }
     /// The driver's machine, read for the model's own properties (observed, not copied out).
     private var observed: StateMachine<State, Event, Context> {
         observeVersion()
+        return driver.machine
+    }
+    /// ``observed`` with its time up to the clock, for what shows the time (see
+    /// ``MachineDriver/bringTimeUp()``).
+    private var observedInTime: StateMachine<State, Event, Context> {
+        observeVersion()
+        driver.bringTimeUp()
         return driver.machine
     }
     /// The active top-level state.
@@ -110,11 +115,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     /// The machine's time: how far its clock had moved since the machine started at the last
     /// operation, or — for a chart nothing of which can read the time, whose sends do not read
     /// the clock — when it is read (rule R54).
-    public var now: Duration {
-        observeVersion()
-        driver.bringTimeUp()
-        return driver.machine.now
-    }
+    public var now: Duration { observedInTime.now }
     /// Whether a state with this value is active.
     public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool { observed.isActive(value) }
     /// Whether `event` would be handled now, with guards evaluated and nothing changed (rule R59).
