@@ -32,11 +32,18 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     var depth = 0
     /// Gathered machines by the storage of their elements (see ``gather(_:name:)``).
     private var gatheredByElements: [UnsafeRawPointer: AnyObject] = [:]
+    /// Whether levels that can be stamped are (``LevelStamp``); `false` only in the tests that
+    /// compare the stamp with the per-state walk.
+    var stamps = true
 
     /// Emits `machine` and everything attached to it as one definition, its references resolved.
+    ///
+    /// - Parameter stamps: Whether simple levels are stamped (``LevelStamp``); the tests turn it
+    ///   off to compare the stamp with the per-state walk.
     @usableFromInline
-    static func emitting<State>(_ machine: Machine<State, Event, Context>) throws(ChartError) -> Self {
+    static func emitting<State>(_ machine: Machine<State, Event, Context>, stamps: Bool = true) throws(ChartError) -> Self {
         var emitter = Self(name: machine.name ?? "\(State.self)")
+        emitter.stamps = stamps
         // Room for the states the machine declares and a transition each (``Machine/estimatedStates``).
         let estimate = machine.estimatedStates
         emitter.definition.reserveCapacity(states: estimate, transitions: estimate)
@@ -56,7 +63,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
 
     /// Adds a node to the definition and records its value and level.
     @inline(__always)
-    private mutating func addNode(
+    mutating func addNode(
         _ id: String, kind: StateKind = .state, in parent: ChartDefinition<Event, Context>.Node,
         valueSlot: Int32 = -1, level: Int = -1
     ) -> ChartDefinition<Event, Context>.Node {
@@ -77,12 +84,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         let gathered = try gather(machine, name: levelName)
         let g = gathered.level
         guard !g.values.isEmpty else { throw .missingInitialState(levelName, location: nil) }
-        // Each value is described once; its id is the level's prefix and that description.
-        let ids = prefix.isEmpty ? gathered.names : gathered.names.map { prefix + "." + $0 }
         if let duplicate = gathered.repeatedName {
             throw .duplicateStateID(prefix.isEmpty ? duplicate : prefix + "." + duplicate, first: nil, second: nil)
         }
-        for o in ids.indices where !g.declared[o] { mentionedOnly.append(ids[o]) }
         let initialOrdinal: Int
         if let initial = machine.initial {
             guard let o = g.ordinalOf[initial] else { throw .unknownTarget("\(initial)", from: levelName, location: nil) }
@@ -90,6 +94,12 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         } else {
             initialOrdinal = 0
         }
+        if stamps, let stamp = gathered.stamp {
+            return emit(stamp, slotBase: gathered.slotBase, initialOrdinal: initialOrdinal, container: container, prefix: prefix)
+        }
+        // Each value is described once; its id is the level's prefix and that description.
+        let ids = prefix.isEmpty ? gathered.names : gathered.names.map { prefix + "." + $0 }
+        for o in ids.indices where !g.declared[o] { mentionedOnly.append(ids[o]) }
         // The level is built here and stored once at the end: each access to `levels`, an array
         // of a type generic over `Context`, looked its metadata up (children emitted meanwhile
         // append their own levels after this one's place).
@@ -386,6 +396,9 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
     let preparedOutlines: [TransitionOutline]
     let isDoneOfSource: [Bool]
     let targetOrdinals: [[Int32]]
+    /// How the level is stamped at each place, when nothing in it depends on the place: worked
+    /// out at the first place, from the tables above.
+    lazy var stamp: LevelStamp<Event, Context>? = LevelStamp.of(self)
 
     init(level: GatheredLevel<S, Event, Context>, names: [String], repeatedName: String?, slotBase: Int32) {
         self.slotBase = slotBase
@@ -424,7 +437,7 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
             // The event a `.done` of the source will have, so that the outline records a done reference.
             let t = spec.definition(source: "")
             isPrepared.append(prepared)
-            outlines.append(TransitionOutline(t))
+            outlines.append(TransitionOutline(t, declared: -1))
             definitions.append(t)
             isDoneOfSource.append(spec.doneOfSource)
             targetOrdinals.append(prepared ? ordinals : [])

@@ -511,7 +511,7 @@ struct ChartCompiler {
                         source: Int32(i), targetStart: targetStart, targetCount: Int32(targetPool.count) - targetStart,
                         isInternal: declared[d].isInternal, domain: -1,
                         ordinal: ordinal, isPseudo: false, isEventless: !declared[d].hasEvent,
-                        hasDynamicTargets: declared[d].hasDynamicTargets, declared: k,
+                        hasDynamicTargets: declared[d].hasDynamicTargets, declared: declared[d].declared,
                         initialOf: -1))
                 ordinal += 1
                 k = declared[d].next
@@ -576,7 +576,7 @@ struct ChartCompiler {
                     source: Int32(i), targetStart: targetStart, targetCount: Int32(targets.count), isInternal: false,
                     domain: parent, ordinal: 0, isPseudo: true,
                     isEventless: true, hasDynamicTargets: false,
-                    declared: first, initialOf: -1))
+                    declared: first >= 0 ? declared[Int(first)].declared : -1, initialOf: -1))
         }
         // Request routes: internal transitions of the level's container, not selectable by events.
         if !outline.requestRoutes.isEmpty { requestTransitions = RequestTransitions(stateCount: count) }

@@ -16,7 +16,9 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     /// The tree and its ids, without a closure or a value of `Event` or `Context` in it: the
     /// compiler's structural work runs on this alone, as non-generic code (see ``DefinitionOutline``).
     @usableFromInline var outline = DefinitionOutline()
-    /// Every transition as declared, in the order added; `outline.transitions` is parallel to it.
+    /// Every transition as declared, in the order added; each of `outline.transitions` names
+    /// its own here (``TransitionOutline/declared``), and the transitions of a stamped typed
+    /// machine share one set (``LevelStamp``).
     @usableFromInline var transitions: [TransitionDefinition<Event, Context>] = []
     /// Actions and invoked work of the nodes that have any (`NodeOutline.payload` indexes it):
     /// most nodes of a large chart have none, and then cost nothing here.
@@ -114,7 +116,7 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     /// copy and no destruction of it (each was a call through the type's value witnesses).
     @inlinable
     public mutating func addTransition(_ transition: __owned TransitionDefinition<Event, Context>, from state: Node) {
-        outline.appendTransition(TransitionOutline(transition), to: state.rawValue)
+        outline.appendTransition(TransitionOutline(transition, declared: transitions.count), to: state.rawValue)
         transitions.append(transition)
     }
 
@@ -140,6 +142,7 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
             t.event = .done(source)
             o.doneReference = source
         }
+        o.declared = Int32(self.transitions.count)
         outline.appendTransition(o, to: state.rawValue)
         self.transitions.append(t)
     }
@@ -224,9 +227,10 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
     /// The indices in ``transitions`` of a node's transitions, in the order they were added.
     func transitionIndices(of node: Node) -> [Int] { outline.transitionIndices(of: node.rawValue).map { Int($0) } }
 
-    /// Replaces the targets of a transition (by its index in ``transitions``), in both views of it.
+    /// Replaces the targets of a transition (by its index in the outline's transitions), in both
+    /// views of it. Only for a transition of its own (not one of a stamped level's, which share theirs).
     mutating func setTargets(_ targets: [String], ofTransition k: Int) {
-        transitions[k].targets = targets
+        transitions[Int(outline.transitions[k].declared)].targets = targets
         outline.transitions[k].targets = targets
     }
 

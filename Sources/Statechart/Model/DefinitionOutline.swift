@@ -12,7 +12,8 @@
 @usableFromInline
 struct DefinitionOutline: Sendable {
     @usableFromInline var nodes: [NodeOutline] = []
-    /// Parallel to ``ChartDefinition/transitions``.
+    /// Every transition in the order added, each naming its declared transition in
+    /// ``ChartDefinition/transitions`` (``TransitionOutline/declared``).
     var transitions: [TransitionOutline] = []
     /// Request routes, in the order they were added (``RequestRoute``).
     var requestRoutes: [RequestRoute] = []
@@ -57,6 +58,7 @@ struct DefinitionOutline: Sendable {
         nodes[parent].childCount += 1
     }
 
+    /// Appends a transition to `node`'s list (its ``TransitionOutline/declared`` set by the caller).
     @usableFromInline
     mutating func appendTransition(_ transition: __owned TransitionOutline, to node: Int) {
         let k = Int32(transitions.count)
@@ -138,14 +140,13 @@ struct NodeOutline: Sendable {
 }
 
 /// What the compiler needs of a declared transition: its target ids and every other id it names.
+///
+/// 56 bytes: the words first, then the 32-bit fields, the location and one byte of flags (four
+/// `Bool`s took a byte each, and with ``declared`` the record would have grown to 64; a
+/// definition holds one per transition, issue 16, "Memory").
 @usableFromInline
 struct TransitionOutline: Sendable {
     var targets: [String]
-    var isInternal: Bool
-    var location: SourceLocation?
-    var hasEvent: Bool
-    var hasGuard: Bool
-    var hasDynamicTargets: Bool
     /// The ids of the guard's `inState` conditions, in the order the compiler resolves them.
     var guardReferences: [String]
     /// The id of a `.done(id)` descriptor.
@@ -156,21 +157,45 @@ struct TransitionOutline: Sendable {
     /// is their count and the nodes follow it (``DefinitionOutline/setTargetNodes(_:ofTransition:)``);
     /// ``targets`` may then be empty.
     var targetNodeStart: Int32 = -1
+    /// The index of its declared transition (event, guard, actions) in
+    /// ``ChartDefinition/transitions``: its own place there, or one shared by every place a
+    /// typed machine is stamped (``LevelStamp``), whose transitions differ only in structure.
+    var declared: Int32 = -1
+    var location: SourceLocation?
+    private var flags: UInt8 = 0
+
+    var isInternal: Bool {
+        get { flags & 1 != 0 }
+        set { flags = newValue ? flags | 1 : flags & ~1 }
+    }
+    var hasEvent: Bool {
+        get { flags & 2 != 0 }
+        set { flags = newValue ? flags | 2 : flags & ~2 }
+    }
+    var hasGuard: Bool {
+        get { flags & 4 != 0 }
+        set { flags = newValue ? flags | 4 : flags & ~4 }
+    }
+    var hasDynamicTargets: Bool {
+        get { flags & 8 != 0 }
+        set { flags = newValue ? flags | 8 : flags & ~8 }
+    }
 
     /// An outline from its parts, which it takes over (`__owned`: a caller's last use moves them in).
     @usableFromInline
     init(
         targets: __owned [String], isInternal: Bool, location: __owned SourceLocation?, hasEvent: Bool, hasGuard: Bool,
-        hasDynamicTargets: Bool, guardReferences: __owned [String], doneReference: __owned String?
+        hasDynamicTargets: Bool, guardReferences: __owned [String], doneReference: __owned String?, declared: Int32
     ) {
+        self.declared = declared
         self.targets = targets
-        self.isInternal = isInternal
         self.location = location
+        self.guardReferences = guardReferences
+        self.doneReference = doneReference
+        self.isInternal = isInternal
         self.hasEvent = hasEvent
         self.hasGuard = hasGuard
         self.hasDynamicTargets = hasDynamicTargets
-        self.guardReferences = guardReferences
-        self.doneReference = doneReference
     }
 
     /// The outline of a declared transition. Inlinable, so that it runs specialized for the
@@ -178,8 +203,10 @@ struct TransitionOutline: Sendable {
     /// it looked up metadata and copied through witnesses (12 % of loading an SCXML document).
     // Always inlined: called as a function, the loader first copied the whole transition to
     // hand it over (through its value witnesses) and destroyed the copy after.
+    ///
+    /// - Parameter declared: The index of `t` in ``ChartDefinition/transitions`` (``declared``).
     @inlinable @inline(__always)
-    init<Event: Hashable & Sendable, Context>(_ t: TransitionDefinition<Event, Context>) {
+    init<Event: Hashable & Sendable, Context>(_ t: TransitionDefinition<Event, Context>, declared: Int) {
         var doneReference: String?
         if case .done(let id) = t.event { doneReference = id }
         // No `Optional.map` here: unspecialized (the typed emitter), each generic call looks up metadata.
@@ -188,7 +215,7 @@ struct TransitionOutline: Sendable {
         self.init(
             targets: t.targets, isInternal: t.kind == .internal, location: t.location, hasEvent: t.event != nil,
             hasGuard: t.guardCondition != nil, hasDynamicTargets: t.dynamicTargets != nil, guardReferences: references,
-            doneReference: doneReference)
+            doneReference: doneReference, declared: Int32(truncatingIfNeeded: declared))
     }
 
     /// The `inState` ids of a guard in pre-order (the order of `ChartAssembly.compileGuard`),

@@ -1,0 +1,256 @@
+/// What emitting a simple machine adds to the definition, worked out once and stamped at every
+/// place the machine is attached: only the ids' prefix, the container and the node and
+/// transition numbers differ from one place to the next.
+///
+/// A machine is stamped when nothing it declares depends on where it is: no attached children
+/// (their levels come between its states), every transition prepared (targets in the level, no
+/// done event of a child, no ``StateRef`` or dynamic targets), no any-state routes, and besides
+/// transitions only plain entry and exit actions — no routes, barriers, dynamic transitions,
+/// timers, invocations or actions that receive a neighbour state, all of which build closures
+/// over the place's ids. Every such machine is stamped, the first place included, so that the
+/// stamp is the one way a simple level is emitted; the other machines go through
+/// ``TypedChartEmitter/emitLevel(_:container:prefix:)``'s per-state walk, which builds the same
+/// definition (`LevelStampTests` compares the two).
+///
+/// Why: the emitter is generic code compiled once in the library, and its per-state walk looked
+/// type metadata up and copied transitions through their value witnesses at almost every step —
+/// about 44,000 instructions for each place a nine-state child was attached (issue 16, "Build").
+/// A stamp's structure is a ``LevelPlan`` of concrete arrays, appended by non-generic code; its
+/// declared transitions are added once and shared by every place.
+final class LevelStamp<Event: Hashable & Sendable, Context> {
+    let plan: LevelPlan
+    /// The prepared transitions, without targets, in the order the plan adds them.
+    let transitions: [TransitionDefinition<Event, Context>]
+    /// Where ``transitions`` start in the definition's declared transitions, once the first
+    /// place has added them (-1 before): every place shares them. A stamp belongs to one emitter
+    /// (its ``GatheredMachine`` is cached by the emitter), so this is one definition's index.
+    var shared: Int32 = -1
+    /// Each state's entry and exit actions, one block each, as the per-state walk adds them:
+    /// `entryActions[entryStart[o] ..< entryStart[o + 1]]`.
+    let entryStart: [Int32]
+    let entryActions: [Action<Event, Context>]
+    let exitStart: [Int32]
+    let exitActions: [Action<Event, Context>]
+
+    private init(
+        plan: LevelPlan, transitions: [TransitionDefinition<Event, Context>], entryStart: [Int32],
+        entryActions: [Action<Event, Context>], exitStart: [Int32], exitActions: [Action<Event, Context>]
+    ) {
+        self.plan = plan
+        self.transitions = transitions
+        self.entryStart = entryStart
+        self.entryActions = entryActions
+        self.exitStart = exitStart
+        self.exitActions = exitActions
+    }
+
+    /// The stamp of a gathered machine, or `nil` when something it declares depends on its place.
+    static func of<S>(_ gathered: GatheredMachine<S, Event, Context>) -> LevelStamp? {
+        let level = gathered.level
+        guard level.children.isEmpty, level.anyState.isEmpty, !level.needsLookups, !level.values.isEmpty,
+            gathered.repeatedName == nil
+        else { return nil }
+        for k in 0..<gathered.isPrepared.count where !gathered.isPrepared[k] { return nil }
+        let count = level.values.count
+        var plan = LevelPlan(names: gathered.names, roles: level.roles, declared: level.declared)
+        var transitions: [TransitionDefinition<Event, Context>] = []
+        transitions.reserveCapacity(level.transitions.count)
+        var entryStart: [Int32] = [0], entryActions: [Action<Event, Context>] = []
+        var exitStart: [Int32] = [0], exitActions: [Action<Event, Context>] = []
+        for o in 0..<count {
+            var k = level.transitionLists.first[o]
+            while k >= 0 {
+                let current = Int(k)
+                k = level.transitionLists.next[current]
+                var t = gathered.preparedDefinitions[current]
+                var outline = gathered.preparedOutlines[current]
+                t.targets = []
+                outline.targets = []
+                transitions.append(t)
+                plan.addTransition(outline, doneOfSource: gathered.isDoneOfSource[current], targets: gathered.targetOrdinals[current])
+            }
+            if let extras = level.extras(of: o) {
+                guard extras.routes.isEmpty, extras.barrier == nil, extras.dynamic == nil, extras.afters.isEmpty,
+                    extras.invocations.isEmpty
+                else { return nil }
+                for a in 0..<extras.entries.count {
+                    guard case .plain(let action) = extras.entries[a] else { return nil }
+                    entryActions.append(action)
+                }
+                for a in 0..<extras.exits.count {
+                    guard case .plain(let action) = extras.exits[a] else { return nil }
+                    exitActions.append(action)
+                }
+            }
+            entryStart.append(Int32(entryActions.count))
+            exitStart.append(Int32(exitActions.count))
+            plan.endState(entryBlocks: entryStart[o + 1] - entryStart[o], exitBlocks: exitStart[o + 1] - exitStart[o])
+        }
+        return LevelStamp(
+            plan: plan, transitions: transitions, entryStart: entryStart, entryActions: entryActions, exitStart: exitStart,
+            exitActions: exitActions)
+    }
+}
+
+/// The structure of a stamped level (``LevelStamp``), with no `Event`, `Context` or state type
+/// in it, so that stamping it (``DefinitionOutline/stamp(_:prefix:in:shared:own:)``) is non-generic code.
+struct LevelPlan: Sendable {
+    /// By ordinal: the state's id within its level (the description of its value), and the same
+    /// after a dot, which follows the prefix of a place.
+    let names: [String]
+    let dottedNames: [String]
+    /// By ordinal: its role (final and global states), and whether it was declared.
+    let roles: [StateRole]
+    let declared: [Bool]
+    /// Each state's transitions in declaration order: `transitionStart[o] ..< transitionStart[o + 1]`
+    /// of the three lists below.
+    private(set) var transitionStart: [Int32] = [0]
+    /// The prepared outlines, without targets.
+    private(set) var outlines: [TransitionOutline] = []
+    /// Whether the transition waits for its source's done event (its event names its place).
+    private(set) var isDoneOfSource: [Bool] = []
+    /// The target ordinals of each transition: `targetOrdinals[targetStart[p] ..< targetStart[p + 1]]`.
+    private(set) var targetStart: [Int32] = [0]
+    private(set) var targetOrdinals: [Int32] = []
+    /// By ordinal: its number of entry and exit blocks (one action each).
+    private(set) var entryBlocks: [Int32] = []
+    private(set) var exitBlocks: [Int32] = []
+
+    init(names: [String], roles: [StateRole], declared: [Bool]) {
+        self.names = names
+        dottedNames = names.map { "." + $0 }
+        self.roles = roles
+        self.declared = declared
+    }
+
+    var count: Int { names.count }
+
+    /// The id of state `o` at a place whose ids start with `prefix` (the top level has none).
+    func id(_ o: Int, prefix: String) -> String { prefix.isEmpty ? names[o] : prefix + dottedNames[o] }
+
+    mutating func addTransition(_ outline: TransitionOutline, doneOfSource: Bool, targets: [Int32]) {
+        outlines.append(outline)
+        isDoneOfSource.append(doneOfSource)
+        targetOrdinals.append(contentsOf: targets)
+        targetStart.append(Int32(targetOrdinals.count))
+    }
+
+    mutating func endState(entryBlocks: Int32, exitBlocks: Int32) {
+        transitionStart.append(Int32(outlines.count))
+        self.entryBlocks.append(entryBlocks)
+        self.exitBlocks.append(exitBlocks)
+    }
+}
+
+extension DefinitionOutline {
+    /// Appends a stamped level's states to `container`, with their transitions (targets by
+    /// node), entry and exit block counts and request routes, in the order of the per-state walk
+    /// (``TypedChartEmitter/emitLevel(_:container:prefix:)``).
+    ///
+    /// The transitions name their declared transitions: the shared ones from `shared` on, in
+    /// the plan's order; those on their source's done event, which names the place, from `own`
+    /// on, one after another (the caller adds them in the same order).
+    ///
+    /// - Returns: The node of the level's first state; the others follow it.
+    mutating func stamp(_ plan: LevelPlan, prefix: String, in container: Int, shared: Int, own: Int) -> Int {
+        let firstNode = nodes.count
+        let firstTransition = transitions.count
+        var own = own
+        for o in 0..<plan.count {
+            let node = nodes.count
+            let role = plan.roles[o]
+            let isFinal = role == .final || role == .finalGlobal
+            let id = plan.id(o, prefix: prefix)
+            var outline = NodeOutline(id: id, kind: isFinal ? .final : .state, parent: Int32(container), initial: nil, location: nil)
+            outline.entryBlockCount = plan.entryBlocks[o]
+            outline.hasEntryActions = plan.entryBlocks[o] > 0
+            outline.exitBlockCount = plan.exitBlocks[o]
+            outline.hasExitActions = plan.exitBlocks[o] > 0
+            nodes.append(outline)
+            appendChild(Int32(node), to: container)
+            var p = Int(plan.transitionStart[o])
+            while p < plan.transitionStart[o + 1] {
+                var transition = plan.outlines[p]
+                if plan.isDoneOfSource[p] {
+                    transition.doneReference = id
+                    transition.declared = Int32(own)
+                    own += 1
+                } else {
+                    transition.declared = Int32(shared + p)
+                }
+                appendTransition(transition, to: node)
+                p += 1
+            }
+        }
+        for o in 0..<plan.count {
+            requestRoutes.append(RequestRoute(targetNode: Int32(firstNode + o), container: Int32(container), targetName: -1))
+        }
+        for p in 0..<plan.outlines.count where plan.targetStart[p] < plan.targetStart[p + 1] {
+            transitions[firstTransition + p].targetNodeStart = Int32(targetNodes.count)
+            targetNodes.append(plan.targetStart[p + 1] - plan.targetStart[p])
+            for q in Int(plan.targetStart[p])..<Int(plan.targetStart[p + 1]) {
+                targetNodes.append(Int32(firstNode) + plan.targetOrdinals[q])
+            }
+        }
+        return firstNode
+    }
+}
+
+extension ChartDefinition {
+    /// Appends a stamped level's states to `container` (``DefinitionOutline/stamp(_:prefix:in:shared:own:)``)
+    /// and its actions. Its declared transitions are added at the first place only, and shared
+    /// by the others: copying each through its value witnesses (the emitter is unspecialized)
+    /// took about 130 ns per transition, and a million of them 100 MB. A transition on its
+    /// source's done event names the place, so it gets a copy of its own.
+    ///
+    /// - Returns: The node of the level's first state; the others follow it.
+    mutating func stamp(_ stamp: LevelStamp<Event, Context>, prefix: String, in container: Node) -> Int {
+        let plan = stamp.plan
+        if stamp.shared < 0 {
+            stamp.shared = Int32(transitions.count)
+            transitions.append(contentsOf: stamp.transitions)
+        }
+        let firstTransition = outline.transitions.count
+        let firstNode = outline.stamp(plan, prefix: prefix, in: container.rawValue, shared: Int(stamp.shared), own: transitions.count)
+        for p in 0..<plan.isDoneOfSource.count where plan.isDoneOfSource[p] {
+            var t = stamp.transitions[p]
+            t.event = .done(outline.transitions[firstTransition + p].doneReference ?? "")
+            transitions.append(t)
+        }
+        if stamp.entryActions.isEmpty && stamp.exitActions.isEmpty { return firstNode }
+        for o in 0..<plan.count where plan.entryBlocks[o] > 0 || plan.exitBlocks[o] > 0 {
+            let p = payloadIndex(of: Node(firstNode + o))
+            for a in Int(stamp.entryStart[o])..<Int(stamp.entryStart[o + 1]) { payloads[p].onEntry.append([stamp.entryActions[a]]) }
+            for a in Int(stamp.exitStart[o])..<Int(stamp.exitStart[o + 1]) { payloads[p].onExit.append([stamp.exitActions[a]]) }
+        }
+        return firstNode
+    }
+}
+
+extension TypedChartEmitter {
+    /// Emits a stamped level into `container` with its ids under `prefix`: the same nodes,
+    /// transitions, actions, request routes and level record, in the same order, as the
+    /// per-state walk of ``emitLevel(_:container:prefix:)``.
+    ///
+    /// - Returns: The id of the state at `initialOrdinal`.
+    mutating func emit(
+        _ stamp: LevelStamp<Event, Context>, slotBase: Int32, initialOrdinal: Int, container: ChartDefinition<Event, Context>.Node,
+        prefix: String
+    ) -> String {
+        let plan = stamp.plan
+        let levelIndex = levels.count
+        let firstNode = definition.stamp(stamp, prefix: prefix, in: container)
+        var level = TypedLevel<Context>(container: container.rawValue == 0 ? "" : definition.id(of: container))
+        level.stateIDs.reserveCapacity(plan.count)
+        for o in 0..<plan.count {
+            let id = definition.outline.nodes[firstNode + o].id
+            valueSlotOfNode.append(slotBase + Int32(o))
+            levelOfNode.append(Int32(levelIndex))
+            if !plan.declared[o] { mentionedOnly.append(id) }
+            level.add(id: id, role: plan.roles[o], routes: [], barrier: nil, dynamic: nil)
+        }
+        levels.append(level)
+        containerOfLevel.append(Int32(container.rawValue))
+        return definition.outline.nodes[firstNode + initialOrdinal].id
+    }
+}
