@@ -130,6 +130,23 @@ struct LevelStampTests {
         }
     }
 
+    @Test("copies of a machine share its identity until its initial state or attachments change")
+    func identity() {
+        let a = Self.stampable("x")
+        let b = a
+        #expect(a.identity === b.identity)
+        var c = a
+        c.initial = .idle
+        #expect(c.identity !== a.identity)
+        var d = a
+        d.attach(child: Self.walked, to: .idle)
+        #expect(d.identity !== a.identity)
+        // The name does not change what the machine emits (a region's name is the attachment's).
+        var e = a
+        e.name = "renamed"
+        #expect(e.identity === a.identity)
+    }
+
     /// Everything the emitter produced, as text: nodes, transitions, routes, payloads and the
     /// typed tables.
     static func summary(of emitter: TypedChartEmitter<Ev, Log>) -> [String] {

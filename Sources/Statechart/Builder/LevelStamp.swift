@@ -166,19 +166,21 @@ extension DefinitionOutline {
             outline.hasEntryActions = plan.entryBlocks[o] > 0
             outline.exitBlockCount = plan.exitBlocks[o]
             outline.hasExitActions = plan.exitBlocks[o] > 0
-            nodes.append(outline)
+            // Consumed: appended as a copy, the record's strings and arrays were retained and released.
+            nodes.append(consume outline)
             appendChild(Int32(node), to: container)
             var p = Int(plan.transitionStart[o])
             while p < plan.transitionStart[o + 1] {
-                var transition = plan.outlines[p]
+                // Appended, then changed in place: changed in a local first, it was copied twice.
+                let k = transitions.count
+                appendTransition(plan.outlines[p], to: node)
                 if plan.isDoneOfSource[p] {
-                    transition.doneReference = id
-                    transition.declared = Int32(own)
+                    transitions[k].doneReference = id
+                    transitions[k].declared = Int32(own)
                     own += 1
                 } else {
-                    transition.declared = Int32(shared + p)
+                    transitions[k].declared = Int32(shared + p)
                 }
-                appendTransition(transition, to: node)
                 p += 1
             }
         }

@@ -27,9 +27,13 @@ public struct Machine<State: Hashable & Sendable, Event: Hashable & Sendable, Co
     /// The machine's name: it names the region when the machine is one of several attached children.
     public var name: String?
     /// The state the machine starts in; the first declared state when `nil`.
-    public var initial: State?
+    public var initial: State? { didSet { identity = MachineIdentity() } }
     var elements: [MachineElement<State, Event, Context>]
-    var attachments: [(state: State, child: AnyChildMachine<Event, Context>)] = []
+    var attachments: [(state: State, child: AnyChildMachine<Event, Context>)] = [] { didSet { identity = MachineIdentity() } }
+    /// Shared by the copies of this machine until one changes what it emits (its initial state or
+    /// its attachments; its declarations never change): the emitter stamps a machine it has
+    /// stamped before by this identity, without looking at the machine again (``LevelStamp``).
+    var identity = MachineIdentity()
     /// The ``estimatedStates`` of the children attached with ``attach(child:to:history:)``, kept
     /// as they are attached.
     var attachedStates = 0
@@ -98,6 +102,8 @@ public enum AttachmentHistory: String, Hashable, Sendable, Codable {
 struct AnyChildMachine<Event: Hashable & Sendable, Context>: Sendable {
     let name: String?
     let history: AttachmentHistory
+    /// The machine's ``Machine/identity``.
+    let identity: MachineIdentity
     /// About how many states the machine declares, its attached children included
     /// (``Machine/estimatedStates``).
     let estimatedStates: Int
@@ -108,6 +114,7 @@ struct AnyChildMachine<Event: Hashable & Sendable, Context>: Sendable {
     init<S>(_ machine: Machine<S, Event, Context>, history: AttachmentHistory) {
         self.name = machine.name
         self.history = history
+        self.identity = machine.identity
         self.estimatedStates = machine.estimatedStates
         self.emit = { (emitter: inout TypedChartEmitter<Event, Context>, container, prefix) throws(ChartError) in
             try emitter.emitLevel(machine, container: container, prefix: prefix)
@@ -115,6 +122,9 @@ struct AnyChildMachine<Event: Hashable & Sendable, Context>: Sendable {
     }
 }
 
+/// The identity of a ``Machine``'s emitted form (``Machine/identity``): an object, so that copies
+/// share it and the emitter can key a cache by it.
+final class MachineIdentity: Sendable {}
 
 extension Machine {
     /// About how many states this machine declares: one per declaration, and its attached

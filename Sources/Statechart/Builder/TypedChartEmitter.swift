@@ -32,6 +32,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     var depth = 0
     /// Gathered machines by the storage of their elements (see ``gather(_:name:)``).
     private var gatheredByElements: [UnsafeRawPointer: AnyObject] = [:]
+    /// Machines stamped so far, by ``Machine/identity``: a child attached again is stamped from
+    /// here, without the generic walk into its machine (``emitChild(_:into:id:)``).
+    private var stampedMachines: [ObjectIdentifier: StampedMachine] = [:]
     /// Whether levels that can be stamped are (``LevelStamp``); `false` only in the tests that
     /// compare the stamp with the per-state walk.
     var stamps = true
@@ -95,6 +98,8 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             initialOrdinal = 0
         }
         if stamps, let stamp = gathered.stamp {
+            stampedMachines[ObjectIdentifier(machine.identity)] = StampedMachine(
+                identity: machine.identity, stamp: stamp, slotBase: gathered.slotBase, initialOrdinal: initialOrdinal)
             return emit(stamp, slotBase: gathered.slotBase, initialOrdinal: initialOrdinal, container: container, prefix: prefix)
         }
         // Each value is described once; its id is the level's prefix and that description.
@@ -255,7 +260,25 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         return ids[initialOrdinal]
     }
 
-    /// A machine's gathered declarations and the descriptions of its values, reused for each
+    /// A machine the emitter has stamped: its stamp (a ``LevelStamp`` of the emitter's types), where
+/// its values start among the emitter's slots, and its initial state. Not generic, so that the
+/// emitter's cache of them is a dictionary of concrete types; it keeps the machine's identity
+/// alive, so that the identifier keying it is not reused meanwhile.
+final class StampedMachine {
+    let identity: MachineIdentity
+    let stamp: AnyObject
+    let slotBase: Int32
+    let initialOrdinal: Int
+
+    init(identity: MachineIdentity, stamp: AnyObject, slotBase: Int32, initialOrdinal: Int) {
+        self.identity = identity
+        self.stamp = stamp
+        self.slotBase = slotBase
+        self.initialOrdinal = initialOrdinal
+    }
+}
+
+/// A machine's gathered declarations and the descriptions of its values, reused for each
     /// place the same child machine is attached.
     ///
     /// The key is the storage of the machine's elements: machines that share it have the same
@@ -300,7 +323,18 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     private mutating func emitChild(
         _ child: AnyChildMachine<Event, Context>, into node: ChartDefinition<Event, Context>.Node, id: String
     ) throws(ChartError) {
-        let childInitial = try child.emit(&self, node, id)
+        let childInitial: String
+        // A machine stamped before is stamped again from what was worked out then: the generic
+        // walk into it (its metadata, the lookup of its gathered form and of its initial state)
+        // cost more than the stamp itself. Below the depth limit only, so that a chart nested
+        // too deep fails as it would without the cache.
+        if stamps, depth < 512, let known = stampedMachines[ObjectIdentifier(child.identity)] {
+            childInitial = emit(
+                unsafeDowncast(known.stamp, to: LevelStamp<Event, Context>.self), slotBase: known.slotBase,
+                initialOrdinal: known.initialOrdinal, container: node, prefix: id)
+        } else {
+            childInitial = try child.emit(&self, node, id)
+        }
         if child.history == .none {
             definition.setInitial([childInitial], of: node)
         } else {
