@@ -164,22 +164,13 @@ struct TransitionOutline: Sendable {
     var location: SourceLocation?
     private var flags: UInt8 = 0
 
-    var isInternal: Bool {
-        get { flags & 1 != 0 }
-        set { flags = newValue ? flags | 1 : flags & ~1 }
-    }
-    var hasEvent: Bool {
-        get { flags & 2 != 0 }
-        set { flags = newValue ? flags | 2 : flags & ~2 }
-    }
-    var hasGuard: Bool {
-        get { flags & 4 != 0 }
-        set { flags = newValue ? flags | 4 : flags & ~4 }
-    }
-    var hasDynamicTargets: Bool {
-        get { flags & 8 != 0 }
-        set { flags = newValue ? flags | 8 : flags & ~8 }
-    }
+    var isInternal: Bool { get { flag(1) } set { setFlag(1, newValue) } }
+    var hasEvent: Bool { get { flag(2) } set { setFlag(2, newValue) } }
+    var hasGuard: Bool { get { flag(4) } set { setFlag(4, newValue) } }
+    var hasDynamicTargets: Bool { get { flag(8) } set { setFlag(8, newValue) } }
+
+    private func flag(_ bit: UInt8) -> Bool { flags & bit != 0 }
+    private mutating func setFlag(_ bit: UInt8, _ on: Bool) { flags = on ? flags | bit : flags & ~bit }
 
     /// An outline from its parts, which it takes over (`__owned`: a caller's last use moves them in).
     @usableFromInline
