@@ -23,24 +23,20 @@ final class LevelStamp<Event: Hashable & Sendable, Context> {
     let transitions: [TransitionDefinition<Event, Context>]
     /// Where ``transitions`` start in the definition's declared transitions, once the first
     /// place has added them (-1 before): every place shares them. A stamp belongs to one emitter
-    /// (its ``GatheredMachine`` is cached by the emitter), so this is one definition's index.
+    /// (its ``GatheredMachine`` is known to that emitter only), so this is one definition's index.
     var shared: Int32 = -1
-    /// Each state's entry and exit actions, one block each, as the per-state walk adds them:
-    /// `entryActions[entryStart[o] ..< entryStart[o + 1]]`.
-    let entryStart: [Int32]
+    /// The states' entry and exit actions, one block each, as the per-state walk adds them; each
+    /// state's are `entryActions[plan.entryStart[o] ..< plan.entryStart[o + 1]]`.
     let entryActions: [Action<Event, Context>]
-    let exitStart: [Int32]
     let exitActions: [Action<Event, Context>]
 
     private init(
-        plan: LevelPlan, transitions: [TransitionDefinition<Event, Context>], entryStart: [Int32],
-        entryActions: [Action<Event, Context>], exitStart: [Int32], exitActions: [Action<Event, Context>]
+        plan: LevelPlan, transitions: [TransitionDefinition<Event, Context>], entryActions: [Action<Event, Context>],
+        exitActions: [Action<Event, Context>]
     ) {
         self.plan = plan
         self.transitions = transitions
-        self.entryStart = entryStart
         self.entryActions = entryActions
-        self.exitStart = exitStart
         self.exitActions = exitActions
     }
 
@@ -55,19 +51,17 @@ final class LevelStamp<Event: Hashable & Sendable, Context> {
         var plan = LevelPlan(names: gathered.names, roles: level.roles, declared: level.declared)
         var transitions: [TransitionDefinition<Event, Context>] = []
         transitions.reserveCapacity(level.transitions.count)
-        var entryStart: [Int32] = [0], entryActions: [Action<Event, Context>] = []
-        var exitStart: [Int32] = [0], exitActions: [Action<Event, Context>] = []
+        var entryActions: [Action<Event, Context>] = [], exitActions: [Action<Event, Context>] = []
         for o in 0..<count {
             var k = level.transitionLists.first[o]
             while k >= 0 {
                 let current = Int(k)
                 k = level.transitionLists.next[current]
-                var t = gathered.preparedDefinitions[current]
-                var outline = gathered.preparedOutlines[current]
-                t.targets = []
-                outline.targets = []
-                transitions.append(t)
-                plan.addTransition(outline, doneOfSource: gathered.isDoneOfSource[current], targets: gathered.targetOrdinals[current])
+                // Prepared without targets: the plan keeps them as ordinals.
+                transitions.append(gathered.preparedDefinitions[current])
+                plan.addTransition(
+                    gathered.preparedOutlines[current], doneOfSource: gathered.isDoneOfSource[current],
+                    targets: gathered.targetOrdinals[current])
             }
             if let extras = level.extras(of: o) {
                 guard extras.routes.isEmpty, extras.barrier == nil, extras.dynamic == nil, extras.afters.isEmpty,
@@ -82,13 +76,9 @@ final class LevelStamp<Event: Hashable & Sendable, Context> {
                     exitActions.append(action)
                 }
             }
-            entryStart.append(Int32(entryActions.count))
-            exitStart.append(Int32(exitActions.count))
-            plan.endState(entryBlocks: entryStart[o + 1] - entryStart[o], exitBlocks: exitStart[o + 1] - exitStart[o])
+            plan.endState(entryActions: entryActions.count, exitActions: exitActions.count)
         }
-        return LevelStamp(
-            plan: plan, transitions: transitions, entryStart: entryStart, entryActions: entryActions, exitStart: exitStart,
-            exitActions: exitActions)
+        return LevelStamp(plan: plan, transitions: transitions, entryActions: entryActions, exitActions: exitActions)
     }
 }
 
@@ -112,9 +102,10 @@ struct LevelPlan: Sendable {
     /// The target ordinals of each transition: `targetOrdinals[targetStart[p] ..< targetStart[p + 1]]`.
     private(set) var targetStart: [Int32] = [0]
     private(set) var targetOrdinals: [Int32] = []
-    /// By ordinal: its number of entry and exit blocks (one action each).
-    private(set) var entryBlocks: [Int32] = []
-    private(set) var exitBlocks: [Int32] = []
+    /// Each state's entry and exit blocks (one action each): `entryStart[o] ..< entryStart[o + 1]`
+    /// of the stamp's ``LevelStamp/entryActions``, likewise for exits.
+    private(set) var entryStart: [Int32] = [0]
+    private(set) var exitStart: [Int32] = [0]
 
     init(names: [String], roles: [StateRole], declared: [Bool]) {
         self.names = names
@@ -135,11 +126,16 @@ struct LevelPlan: Sendable {
         targetStart.append(Int32(targetOrdinals.count))
     }
 
-    mutating func endState(entryBlocks: Int32, exitBlocks: Int32) {
+    /// Ends the current state: its transitions were added, and the actions so far are its and its predecessors'.
+    mutating func endState(entryActions: Int, exitActions: Int) {
         transitionStart.append(Int32(outlines.count))
-        self.entryBlocks.append(entryBlocks)
-        self.exitBlocks.append(exitBlocks)
+        entryStart.append(Int32(entryActions))
+        exitStart.append(Int32(exitActions))
     }
+
+    /// The number of entry and exit blocks of state `o`.
+    func entryBlocks(_ o: Int) -> Int32 { entryStart[o + 1] - entryStart[o] }
+    func exitBlocks(_ o: Int) -> Int32 { exitStart[o + 1] - exitStart[o] }
 }
 
 extension DefinitionOutline {
@@ -162,10 +158,10 @@ extension DefinitionOutline {
             let isFinal = role == .final || role == .finalGlobal
             let id = plan.id(o, prefix: prefix)
             var outline = NodeOutline(id: id, kind: isFinal ? .final : .state, parent: Int32(container), initial: nil, location: nil)
-            outline.entryBlockCount = plan.entryBlocks[o]
-            outline.hasEntryActions = plan.entryBlocks[o] > 0
-            outline.exitBlockCount = plan.exitBlocks[o]
-            outline.hasExitActions = plan.exitBlocks[o] > 0
+            outline.entryBlockCount = plan.entryBlocks(o)
+            outline.hasEntryActions = plan.entryBlocks(o) > 0
+            outline.exitBlockCount = plan.exitBlocks(o)
+            outline.hasExitActions = plan.exitBlocks(o) > 0
             // Consumed: appended as a copy, the record's strings and arrays were retained and released.
             nodes.append(consume outline)
             appendChild(Int32(node), to: container)
@@ -220,10 +216,10 @@ extension ChartDefinition {
             transitions.append(t)
         }
         if stamp.entryActions.isEmpty && stamp.exitActions.isEmpty { return firstNode }
-        for o in 0..<plan.count where plan.entryBlocks[o] > 0 || plan.exitBlocks[o] > 0 {
+        for o in 0..<plan.count where plan.entryBlocks(o) > 0 || plan.exitBlocks(o) > 0 {
             let p = payloadIndex(of: Node(firstNode + o))
-            for a in Int(stamp.entryStart[o])..<Int(stamp.entryStart[o + 1]) { payloads[p].onEntry.append([stamp.entryActions[a]]) }
-            for a in Int(stamp.exitStart[o])..<Int(stamp.exitStart[o + 1]) { payloads[p].onExit.append([stamp.exitActions[a]]) }
+            for a in Int(plan.entryStart[o])..<Int(plan.entryStart[o + 1]) { payloads[p].onEntry.append([stamp.entryActions[a]]) }
+            for a in Int(plan.exitStart[o])..<Int(plan.exitStart[o + 1]) { payloads[p].onExit.append([stamp.exitActions[a]]) }
         }
         return firstNode
     }

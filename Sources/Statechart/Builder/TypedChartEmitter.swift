@@ -30,11 +30,10 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     /// Ids of states that are only ever mentioned as targets, never declared (rule R65).
     var mentionedOnly: [String] = []
     var depth = 0
-    /// Gathered machines by the storage of their elements (see ``gather(_:name:)``).
-    private var gatheredByElements: [UnsafeRawPointer: AnyObject] = [:]
-    /// Machines stamped so far, by ``Machine/identity``: a child attached again is stamped from
-    /// here, without the generic walk into its machine (``emitChild(_:into:id:)``).
-    private var stampedMachines: [ObjectIdentifier: StampedMachine] = [:]
+    /// Machines gathered so far, by ``Machine/identity`` (see ``gather(_:name:)``); a child
+    /// stamped before is stamped again from here, without the generic walk into its machine
+    /// (``emitChild(_:into:id:)``).
+    private var knownMachines: [ObjectIdentifier: KnownMachine] = [:]
     /// Whether levels that can be stamped are (``LevelStamp``); `false` only in the tests that
     /// compare the stamp with the per-state walk.
     var stamps = true
@@ -98,8 +97,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             initialOrdinal = 0
         }
         if stamps, let stamp = gathered.stamp {
-            stampedMachines[ObjectIdentifier(machine.identity)] = StampedMachine(
-                identity: machine.identity, stamp: stamp, slotBase: gathered.slotBase, initialOrdinal: initialOrdinal)
+            knownMachines[ObjectIdentifier(machine.identity)]?.stamped = (stamp, initialOrdinal)
             return emit(stamp, slotBase: gathered.slotBase, initialOrdinal: initialOrdinal, container: container, prefix: prefix)
         }
         // Each value is described once; its id is the level's prefix and that description.
@@ -260,38 +258,36 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         return ids[initialOrdinal]
     }
 
-    /// A machine the emitter has stamped: its stamp (a ``LevelStamp`` of the emitter's types), where
-/// its values start among the emitter's slots, and its initial state. Not generic, so that the
-/// emitter's cache of them is a dictionary of concrete types; it keeps the machine's identity
-/// alive, so that the identifier keying it is not reused meanwhile.
-final class StampedMachine {
+    /// A machine the emitter has gathered, by its ``Machine/identity``, which it keeps alive so that
+/// the identifier keying it is not reused meanwhile: its gathered form (a ``GatheredMachine`` of
+/// the machine's types), where its values start among the emitter's slots and, once it is
+/// stamped, its stamp (a ``LevelStamp`` of the emitter's types) and initial state. Not generic,
+/// so that the emitter's cache of them is a dictionary of concrete types.
+final class KnownMachine {
     let identity: MachineIdentity
-    let stamp: AnyObject
+    let gathered: AnyObject
     let slotBase: Int32
-    let initialOrdinal: Int
+    var stamped: (stamp: AnyObject, initialOrdinal: Int)?
 
-    init(identity: MachineIdentity, stamp: AnyObject, slotBase: Int32, initialOrdinal: Int) {
+    init(identity: MachineIdentity, gathered: AnyObject, slotBase: Int32) {
         self.identity = identity
-        self.stamp = stamp
+        self.gathered = gathered
         self.slotBase = slotBase
-        self.initialOrdinal = initialOrdinal
     }
 }
 
 /// A machine's gathered declarations and the descriptions of its values, reused for each
     /// place the same child machine is attached.
     ///
-    /// The key is the storage of the machine's elements: machines that share it have the same
-    /// elements (an array copies its storage before a change), and every machine stays alive, with
-    /// its storage, while the top machine is emitted, so an address is never reused meanwhile. A
-    /// machine with attachments of its own is gathered afresh (its attachments are part of it).
+    /// The key is the machine's identity, which its copies share until one changes what it
+    /// emits. A machine with attachments of its own is gathered afresh (its attachments are part
+    /// of it, and each is emitted at its own place).
     private mutating func gather<S>(_ machine: Machine<S, Event, Context>, name: String) throws(ChartError)
         -> GatheredMachine<S, Event, Context>
     {
-        let key: UnsafeRawPointer? =
-            machine.attachments.isEmpty
-            ? machine.elements.withUnsafeBufferPointer { $0.baseAddress.map { UnsafeRawPointer($0) } } : nil
-        if let key, let known = gatheredByElements[key] as? GatheredMachine<S, Event, Context> { return known }
+        let key: ObjectIdentifier? = machine.attachments.isEmpty ? ObjectIdentifier(machine.identity) : nil
+        // An identity belongs to machines of one type, so the cast cannot fail.
+        if let key, let known = knownMachines[key] { return unsafeDowncast(known.gathered, to: GatheredMachine<S, Event, Context>.self) }
         let level = try GatheredLevel(machine, name: name)
         var names: [String] = []
         names.reserveCapacity(level.values.count)
@@ -299,7 +295,7 @@ final class StampedMachine {
         let gathered = GatheredMachine(
             level: level, names: names, repeatedName: Self.firstRepeated(names), slotBase: Int32(slotValues.count))
         slotValues.append(contentsOf: gathered.boxedValues)
-        if let key { gatheredByElements[key] = gathered }
+        if let key { knownMachines[key] = KnownMachine(identity: machine.identity, gathered: gathered, slotBase: gathered.slotBase) }
         return gathered
     }
 
@@ -328,10 +324,10 @@ final class StampedMachine {
         // walk into it (its metadata, the lookup of its gathered form and of its initial state)
         // cost more than the stamp itself. Below the depth limit only, so that a chart nested
         // too deep fails as it would without the cache.
-        if stamps, depth < 512, let known = stampedMachines[ObjectIdentifier(child.identity)] {
+        if stamps, depth < 512, let known = knownMachines[ObjectIdentifier(child.identity)], let stamped = known.stamped {
             childInitial = emit(
-                unsafeDowncast(known.stamp, to: LevelStamp<Event, Context>.self), slotBase: known.slotBase,
-                initialOrdinal: known.initialOrdinal, container: node, prefix: id)
+                unsafeDowncast(stamped.stamp, to: LevelStamp<Event, Context>.self), slotBase: known.slotBase,
+                initialOrdinal: stamped.initialOrdinal, container: node, prefix: id)
         } else {
             childInitial = try child.emit(&self, node, id)
         }
