@@ -171,4 +171,36 @@ struct TypedChartStructureTests {
         twice.attach(child: twins, to: 1)
         #expect(throws: ChartError.duplicateStateID("0.twin", first: nil, second: nil)) { try TypedChart(twice) }
     }
+
+    /// A state type whose description is its own, and one that prints through reflection.
+    enum Phase: String, Hashable, Sendable { case idle, busy }
+    struct Labelled: Hashable, Sendable, CustomStringConvertible {
+        let n: Int
+        var description: String { "label-\(n)" }
+    }
+
+    /// The ids of a machine's states, in order, for a machine of any state type: top states and
+    /// the states of a child attached to the first.
+    static func ids<S: Hashable & Sendable>(_ values: [S]) throws -> [String] {
+        let child = Machine<S, TypedStructureEvent, Void>(initial: values[0]) {
+            for v in values { When(v) }
+        }
+        var top = Machine<S, TypedStructureEvent, Void>(initial: values[0]) {
+            for v in values { When(v) { On(.jump, to: values[0]) } }
+        }
+        top.attach(child: child, to: values[0])
+        return try TypedChart(top).chart.ids
+    }
+
+    @Test("state ids are the values' descriptions, whatever the state type (Int and String made directly, the others interpolated)")
+    func idsAreDescriptions() throws {
+        // Gathered in the caller (the top machine) and in the library (the attached child).
+        #expect(try Self.ids([0, -7, Int.max]) == ["", "0", "0.0", "0.-7", "0.\(Int.max)", "-7", "\(Int.max)"])
+        #expect(try Self.ids(["a", "b c", "é"]) == ["", "a", "a.a", "a.b c", "a.é", "b c", "é"])
+        #expect(try Self.ids([Phase.idle, .busy]) == ["", "idle", "idle.idle", "idle.busy", "busy"])
+        #expect(try Self.ids([Labelled(n: 1), Labelled(n: 2)]) == ["", "label-1", "label-1.label-1", "label-1.label-2", "label-2"])
+        // Not Int: an optional prints as one, and a narrower integer as a number.
+        #expect(try Self.ids([Int?.some(1), nil]) == ["", "Optional(1)", "Optional(1).Optional(1)", "Optional(1).nil", "nil"])
+        #expect(try Self.ids([Int8(3), -1]) == ["", "3", "3.3", "3.-1", "-1"])
+    }
 }

@@ -8,32 +8,34 @@
 /// charts rarely declare (actions, routes, barriers, timers, invocations) sits in
 /// ``StateExtras``, created only for the states that have some. Transitions and attached
 /// children are listed by state in ``OrdinalLists``.
+@usableFromInline
 struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context> {
     /// The values, by ordinal: the order of first mention.
-    var values: [S] = []
-    var ordinalOf: [S: Int] = [:]
+    @usableFromInline var values: [S] = []
+    @usableFromInline var ordinalOf: [S: Int] = [:]
     /// Whether the state was declared (not only mentioned as a target).
-    var declared: [Bool] = []
-    var roles: [StateRole] = []
+    @usableFromInline var declared: [Bool] = []
+    @usableFromInline var roles: [StateRole] = []
     /// Every state's transitions in one array, in declaration order; each state's form a list
     /// in ``transitionLists`` (no array per state).
-    var transitions: [TransitionSpec<S, Event, Context>] = []
-    var transitionLists = OrdinalLists()
+    @usableFromInline var transitions: [TransitionSpec<S, Event, Context>] = []
+    @usableFromInline var transitionLists = OrdinalLists()
     /// The attached child machines, in order of attachment, each state's a list in
     /// ``childLists``. Not in ``StateExtras``: a state with a child and nothing else rare is
     /// common (every place a machine is attached), and creating its extras cost thousands of
     /// instructions of generic code (issue 16).
-    var children: [AnyChildMachine<Event, Context>] = []
-    var childLists = OrdinalLists()
+    @usableFromInline var children: [AnyChildMachine<Event, Context>] = []
+    @usableFromInline var childLists = OrdinalLists()
     /// Per ordinal, an index into ``extras``, or -1.
-    var extrasIndex: [Int32] = []
-    var extras: [StateExtras<S, Event, Context>] = []
-    var anyState: [TransitionSpec<S, Event, Context>] = []
+    @usableFromInline var extrasIndex: [Int32] = []
+    @usableFromInline var extras: [StateExtras<S, Event, Context>] = []
+    @usableFromInline var anyState: [TransitionSpec<S, Event, Context>] = []
     /// Whether some closure of the level maps values to ids or ids to values at run time
     /// (barriers, dynamic transitions and targets, actions that receive a neighbour state).
-    var needsLookups = false
+    @usableFromInline var needsLookups = false
 
     /// The ordinal of `s`, adding the state on its first mention.
+    @inlinable
     mutating func touch(_ s: S) -> Int {
         let next = values.count
         // One hash: the defaulted subscript's modify inserts `next` when `s` is new.
@@ -49,21 +51,25 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
         return ordinal
     }
 
-    private static func read(_ value: inout Int) -> Int { value }
+    @inlinable
+    static func read(_ value: inout Int) -> Int { value }
 
     /// Appends a transition to a state's list.
+    @inlinable
     mutating func addTransition(_ spec: TransitionSpec<S, Event, Context>, to ordinal: Int) {
         transitions.append(spec)
         transitionLists.append(to: ordinal)
     }
 
     /// Appends an attached child to a state's list.
+    @inlinable
     mutating func attach(_ child: AnyChildMachine<Event, Context>, to ordinal: Int) {
         children.append(child)
         childLists.append(to: ordinal)
     }
 
     /// Room for `states` states and as many transitions, so that a small level grows its tables once.
+    @inlinable
     mutating func reserve(_ states: Int) {
         values.reserveCapacity(states)
         ordinalOf.reserveCapacity(states)
@@ -75,6 +81,7 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
         extrasIndex.reserveCapacity(states)
     }
 
+    @inlinable
     mutating func declare(_ s: S) -> Int {
         let ordinal = touch(s)
         declared[ordinal] = true
@@ -82,6 +89,7 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     }
 
     /// Mentions the targets of a transition.
+    @inlinable
     mutating func touchTargets(_ spec: TransitionSpec<S, Event, Context>) {
         switch spec.target {
         case .states(let ts): for t in ts { _ = touch(t) }
@@ -91,6 +99,7 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     }
 
     /// Changes the rarely used declarations of a state, creating them on first use.
+    @inlinable
     mutating func withExtras(_ ordinal: Int, _ change: (inout StateExtras<S, Event, Context>) throws(ChartError) -> Void)
         throws(ChartError)
     {
@@ -104,6 +113,7 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     }
 
     /// The rarely used declarations of a state (empty when it has none).
+    @inlinable
     func extras(of ordinal: Int) -> StateExtras<S, Event, Context>? {
         let k = extrasIndex[ordinal]
         return k < 0 ? nil : extras[Int(k)]
@@ -112,18 +122,22 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
 
 /// What a state declares besides its transitions and attached children (both listed by state
 /// in ``OrdinalLists``).
+@usableFromInline
 struct StateExtras<S: Hashable & Sendable, Event: Hashable & Sendable, Context> {
-    var entries: [ActionSpec<S, Event, Context>] = []
-    var exits: [ActionSpec<S, Event, Context>] = []
-    var routes: [S] = []
-    var barrier: (@Sendable (S, Context) -> Barrier<S>)?
-    var dynamic: (@Sendable (Context) -> S)?
-    var afters: [(Duration, TransitionSpec<S, Event, Context>)] = []
-    var invocations: [Invocation<Event, Context>] = []
+    @usableFromInline var entries: [ActionSpec<S, Event, Context>] = []
+    @usableFromInline var exits: [ActionSpec<S, Event, Context>] = []
+    @usableFromInline var routes: [S] = []
+    @usableFromInline var barrier: (@Sendable (S, Context) -> Barrier<S>)?
+    @usableFromInline var dynamic: (@Sendable (Context) -> S)?
+    @usableFromInline var afters: [(Duration, TransitionSpec<S, Event, Context>)] = []
+    @usableFromInline var invocations: [Invocation<Event, Context>] = []
+
+    @inlinable init() {}
 }
 
 extension GatheredLevel {
     /// Gathers a machine's body and attachments, in first-mention order.
+    @inlinable
     init(_ machine: Machine<S, Event, Context>, name: String) throws(ChartError) {
         // Usually one element declares one state: a first estimate of the level's size.
         reserve(machine.elements.count + machine.attachments.count)
@@ -154,7 +168,8 @@ extension GatheredLevel {
         }
     }
 
-    private mutating func add(_ item: StateElement<S, Event, Context>, to o: Int, value s: S) throws(ChartError) {
+    @inlinable
+    mutating func add(_ item: StateElement<S, Event, Context>, to o: Int, value s: S) throws(ChartError) {
         switch item.kind {
         case .transition(let t):
             addTransition(t, to: o)
@@ -197,14 +212,18 @@ extension GatheredLevel {
 /// Lists of items by ordinal, kept in three arrays of indices rather than an array per state:
 /// items are appended to one array of the caller's (transitions, children) and linked here,
 /// in the order they were added. Not generic, so its work is specialized once.
+@usableFromInline
 struct OrdinalLists {
     /// By ordinal: its first and last item, -1 for none.
-    private(set) var first: [Int32] = []
-    private var last: [Int32] = []
+    @usableFromInline var first: [Int32] = []
+    @usableFromInline var last: [Int32] = []
     /// By item: the next item of the same ordinal, -1 for none.
-    private(set) var next: [Int32] = []
+    @usableFromInline var next: [Int32] = []
+
+    @inlinable init() {}
 
     /// Adds an ordinal with no items.
+    @inlinable
     mutating func addOrdinal() {
         first.append(-1)
         last.append(-1)
@@ -212,6 +231,7 @@ struct OrdinalLists {
 
     /// Links the next item (the caller's array just grew by one) to `ordinal`'s list. Items are
     /// added only this way, so the item's index in the caller's array is `next.count`.
+    @inlinable
     mutating func append(to ordinal: Int) {
         let k = Int32(next.count)
         next.append(-1)
@@ -221,6 +241,7 @@ struct OrdinalLists {
     }
 
     /// Room for `ordinals` ordinals and `items` items, so that a level grows its tables once.
+    @inlinable
     mutating func reserve(ordinals: Int, items: Int) {
         first.reserveCapacity(ordinals)
         last.reserveCapacity(ordinals)
@@ -228,6 +249,7 @@ struct OrdinalLists {
     }
 
     /// The number of items of `ordinal`.
+    @inlinable
     func count(of ordinal: Int) -> Int {
         var n = 0
         var k = first[ordinal]

@@ -28,12 +28,12 @@ public struct Machine<State: Hashable & Sendable, Event: Hashable & Sendable, Co
     public var name: String?
     /// The state the machine starts in; the first declared state when `nil`.
     public var initial: State? { didSet { identity = MachineIdentity() } }
-    var elements: [MachineElement<State, Event, Context>]
-    var attachments: [(state: State, child: AnyChildMachine<Event, Context>)] = [] { didSet { identity = MachineIdentity() } }
+    @usableFromInline var elements: [MachineElement<State, Event, Context>]
+    @usableFromInline var attachments: [(state: State, child: AnyChildMachine<Event, Context>)] = [] { didSet { identity = MachineIdentity() } }
     /// Shared by the copies of this machine until one changes what it emits (its initial state or
     /// its attachments; its declarations never change): the emitter stamps a machine it has
     /// stamped before by this identity, without looking at the machine again (``LevelStamp``).
-    var identity = MachineIdentity()
+    @usableFromInline var identity = MachineIdentity()
     /// The ``estimatedStates`` of the children attached with ``attach(child:to:history:)``, kept
     /// as they are attached.
     var attachedStates = 0
@@ -99,11 +99,12 @@ public enum AttachmentHistory: String, Hashable, Sendable, Codable {
 }
 
 /// A child machine with its `State` type erased: it knows how to emit itself into a chart.
+@usableFromInline
 struct AnyChildMachine<Event: Hashable & Sendable, Context>: Sendable {
-    let name: String?
-    let history: AttachmentHistory
+    @usableFromInline let name: String?
+    @usableFromInline let history: AttachmentHistory
     /// The machine's ``Machine/identity``.
-    let identity: MachineIdentity
+    @usableFromInline let identity: MachineIdentity
     /// About how many states the machine declares, its attached children included
     /// (``Machine/estimatedStates``).
     let estimatedStates: Int
@@ -124,7 +125,10 @@ struct AnyChildMachine<Event: Hashable & Sendable, Context>: Sendable {
 
 /// The identity of a ``Machine``'s emitted form (``Machine/identity``): an object, so that copies
 /// share it and the emitter can key a cache by it.
-final class MachineIdentity: Sendable {}
+@usableFromInline
+final class MachineIdentity: Sendable {
+    @usableFromInline init() {}
+}
 
 extension Machine {
     /// About how many states this machine declares: one per declaration, and its attached

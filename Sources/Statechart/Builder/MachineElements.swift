@@ -1,15 +1,16 @@
 /// One entry of a ``Machine``'s body, produced by ``When``, ``Final``, ``Global``, ``Transition`` and ``AnyState``.
 public struct MachineElement<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    enum Kind: Sendable {
+    @usableFromInline enum Kind: Sendable {
         case state(State, StateRole, [StateElement<State, Event, Context>])
         case transition(from: [State], TransitionSpec<State, Event, Context>)
         case anyState([StateElement<State, Event, Context>])
         case states([State])
     }
-    let kind: Kind
+    @usableFromInline let kind: Kind
 }
 
 /// What kind of state a declaration makes.
+@usableFromInline
 enum StateRole: Sendable {
     case normal, final, global, finalGlobal
 }
@@ -17,7 +18,7 @@ enum StateRole: Sendable {
 /// One entry of a state's body: a transition, an entry or exit action, an attached child, routes,
 /// a barrier or a dynamic transition.
 public struct StateElement<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    enum Kind: Sendable {
+    @usableFromInline enum Kind: Sendable {
         case transition(TransitionSpec<State, Event, Context>)
         case entry(ActionSpec<State, Event, Context>)
         case exit(ActionSpec<State, Event, Context>)
@@ -28,10 +29,11 @@ public struct StateElement<State: Hashable & Sendable, Event: Hashable & Sendabl
         case after(Duration, TransitionSpec<State, Event, Context>)
         case invoke(Invocation<Event, Context>)
     }
-    let kind: Kind
+    @usableFromInline let kind: Kind
 }
 
 /// Where a transition goes.
+@usableFromInline
 enum TargetSpec<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
     /// Targetless: only the actions run, nothing is exited or entered.
     case none
@@ -44,16 +46,17 @@ enum TargetSpec<State: Hashable & Sendable, Event: Hashable & Sendable, Context>
 }
 
 /// A transition before compilation.
+@usableFromInline
 struct TransitionSpec<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    var event: EventDescriptor<Event>?
-    var doneOfSource = false
+    @usableFromInline var event: EventDescriptor<Event>?
+    @usableFromInline var doneOfSource = false
     /// The name of the attached child whose own done event this transition waits for (rule R67).
-    var doneOfChild: String? = nil
-    var target: TargetSpec<State, Event, Context>
-    var guardCondition: Guard<Event, Context>?
-    var actions: [Action<Event, Context>]
-    var kind: TransitionKind
-    var asyncGuard: (@Sendable (Context, Event) async -> Bool)? = nil
+    @usableFromInline var doneOfChild: String? = nil
+    @usableFromInline var target: TargetSpec<State, Event, Context>
+    @usableFromInline var guardCondition: Guard<Event, Context>?
+    @usableFromInline var actions: [Action<Event, Context>]
+    @usableFromInline var kind: TransitionKind
+    @usableFromInline var asyncGuard: (@Sendable (Context, Event) async -> Bool)? = nil
 }
 
 /// What a state's barrier answers when a transition to it is requested (Machinus' transition barrier).

@@ -72,6 +72,7 @@ public struct DynamicTransition<State: Hashable & Sendable, Context>: Sendable {
 }
 
 /// An entry or exit action before compilation: some need to know their machine's states.
+@usableFromInline
 enum ActionSpec<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
     case plain(Action<Event, Context>)
     /// Receives the same-level state exited (for entry) or entered (for exit) by the microstep.

@@ -40,10 +40,26 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
 
     /// Emits `machine` and everything attached to it as one definition, its references resolved.
     ///
+    /// Inlinable, and so is gathering the top machine's declarations (``GatheredMachine``): called
+    /// from ``TypedChart``'s inlinable initializer, the top level — most of a large chart's
+    /// states — is gathered specialized for the caller's state, event and context types, where
+    /// the library's generic code hashed each value through its witnesses and looked up metadata
+    /// for each element (issue 16, "The top level gathered in the caller"). The rest of the
+    /// emitter stays in the library.
+    ///
     /// - Parameter stamps: Whether simple levels are stamped (``LevelStamp``); the tests turn it
     ///   off to compare the stamp with the per-state walk.
-    @usableFromInline
+    @inlinable
     static func emitting<State>(_ machine: Machine<State, Event, Context>, stamps: Bool = true) throws(ChartError) -> Self {
+        let top = try GatheredMachine(gathering: machine, name: machine.name ?? "\(State.self)", slotBase: 0)
+        return try emitting(machine, top: top, stamps: stamps)
+    }
+
+    /// ``emitting(_:stamps:)`` with the top machine gathered.
+    @usableFromInline
+    static func emitting<State>(
+        _ machine: Machine<State, Event, Context>, top: GatheredMachine<State, Event, Context>, stamps: Bool
+    ) throws(ChartError) -> Self {
         var emitter = Self(name: machine.name ?? "\(State.self)")
         emitter.stamps = stamps
         // Room for the states the machine declares and a transition each (``Machine/estimatedStates``).
@@ -52,8 +68,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         emitter.definition.reserveTypedTables(states: estimate)
         emitter.valueSlotOfNode.reserveCapacity(max(estimate, 0) &+ 1)
         emitter.levelOfNode.reserveCapacity(max(estimate, 0) &+ 1)
+        emitter.register(top, of: machine)
         let root = emitter.definition.root
-        let initial = try emitter.emitLevel(machine, container: root, prefix: "")
+        let initial = try emitter.emitLevel(machine, container: root, prefix: "", gathered: top)
         emitter.definition.setInitial([initial], of: root)
         try emitter.resolveReferences()
         return emitter
@@ -76,14 +93,19 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     }
 
     /// Emits one machine's states into `container`; returns the id of its initial state.
+    ///
+    /// - Parameter gathered: The machine's declarations when the caller has gathered them (the
+    ///   top machine, ``emitting(_:stamps:)``), registered with ``register(_:of:)``.
     mutating func emitLevel<S>(
-        _ machine: Machine<S, Event, Context>, container: ChartDefinition<Event, Context>.Node, prefix: String
+        _ machine: Machine<S, Event, Context>, container: ChartDefinition<Event, Context>.Node, prefix: String,
+        gathered known: GatheredMachine<S, Event, Context>? = nil
     ) throws(ChartError) -> String {
         depth += 1
         defer { depth -= 1 }
         if depth > 512 { throw .attachCycle([prefix]) }
         let levelName = prefix.isEmpty ? (machine.name ?? "\(S.self)") : prefix
-        let gathered = try gather(machine, name: levelName)
+        let gathered: GatheredMachine<S, Event, Context>
+        if let known { gathered = known } else { gathered = try gather(machine, name: levelName) }
         let g = gathered.level
         guard !g.values.isEmpty else { throw .missingInitialState(levelName, location: nil) }
         if let duplicate = gathered.repeatedName {
@@ -288,30 +310,19 @@ final class KnownMachine {
         let key: ObjectIdentifier? = machine.attachments.isEmpty ? ObjectIdentifier(machine.identity) : nil
         // An identity belongs to machines of one type, so the cast cannot fail.
         if let key, let known = knownMachines[key] { return unsafeDowncast(known.gathered, to: GatheredMachine<S, Event, Context>.self) }
-        let level = try GatheredLevel(machine, name: name)
-        var names: [String] = []
-        names.reserveCapacity(level.values.count)
-        for o in 0..<level.values.count { names.append("\(level.values[o])") }
-        let gathered = GatheredMachine(
-            level: level, names: names, repeatedName: Self.firstRepeated(names), slotBase: Int32(slotValues.count))
-        slotValues.append(contentsOf: gathered.boxedValues)
-        if let key { knownMachines[key] = KnownMachine(identity: machine.identity, gathered: gathered, slotBase: gathered.slotBase) }
+        let gathered = try GatheredMachine(gathering: machine, name: name, slotBase: Int32(slotValues.count))
+        register(gathered, of: machine)
         return gathered
     }
 
-    /// The first description, in order, that repeats an earlier one. A level's values are
-    /// distinct, so their ids collide only when two values have the same description.
-    private static func firstRepeated(_ ids: [String]) -> String? {
-        // A small level (the common child machine) compares directly, without building a set.
-        if ids.count <= 32 {
-            for o in ids.indices {
-                for p in 0..<o where ids[p] == ids[o] { return ids[o] }
-            }
-            return nil
+    /// Takes in a machine's gathered declarations: its values get their slots, and a machine
+    /// without attachments is known by its identity from then on (``gather(_:name:)``).
+    mutating func register<S>(_ gathered: GatheredMachine<S, Event, Context>, of machine: Machine<S, Event, Context>) {
+        slotValues.append(contentsOf: gathered.boxedValues)
+        if machine.attachments.isEmpty {
+            knownMachines[ObjectIdentifier(machine.identity)] = KnownMachine(
+                identity: machine.identity, gathered: gathered, slotBase: gathered.slotBase)
         }
-        var seen = Set<String>(minimumCapacity: ids.count)
-        for id in ids where !seen.insert(id).inserted { return id }
-        return nil
     }
 
     /// Emits an attached child into `node` and sets `node`'s initial: the child's initial state,
@@ -406,30 +417,43 @@ final class KnownMachine {
 /// unspecialized, so building a transition from its specification — copies through value
 /// witnesses, a hash of each target value, the outline's walk of the guard — cost thousands of
 /// instructions per state of a machine attached a hundred thousand times (issue 16).
+@usableFromInline
 final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, Context> {
-    let level: GatheredLevel<S, Event, Context>
-    let names: [String]
-    let repeatedName: String?
-    let boxedValues: [AnyHashable]
+    @usableFromInline let level: GatheredLevel<S, Event, Context>
+    @usableFromInline let names: [String]
+    @usableFromInline let repeatedName: String?
+    @usableFromInline let boxedValues: [AnyHashable]
     /// Where ``boxedValues`` start in the emitter's ``TypedChartEmitter/slotValues``.
-    let slotBase: Int32
+    @usableFromInline let slotBase: Int32
     /// By transition of ``level``: whether it is prepared — its targets are none or states of
     /// this level, and it does not wait for a child's done event (whose state depends on where
     /// the child goes). The others are built at each place, from their specification.
     /// Constants, as every table here: the emitter reads them once per state of every place,
     /// and a variable of a class is checked for exclusive access at each read.
-    let isPrepared: [Bool]
+    @usableFromInline let isPrepared: [Bool]
     /// By transition: the prepared transition and outline, without targets (a `.done` event of
     /// its source is set at each place), whether its event is the done event of its source, and
     /// the ordinals of its targets.
-    let preparedDefinitions: [TransitionDefinition<Event, Context>]
-    let preparedOutlines: [TransitionOutline]
-    let isDoneOfSource: [Bool]
-    let targetOrdinals: [[Int32]]
+    @usableFromInline let preparedDefinitions: [TransitionDefinition<Event, Context>]
+    @usableFromInline let preparedOutlines: [TransitionOutline]
+    @usableFromInline let isDoneOfSource: [Bool]
+    @usableFromInline let targetOrdinals: [[Int32]]
     /// How the level is stamped at each place, when nothing in it depends on the place: worked
     /// out at the first place, from the tables above.
     lazy var stamp: LevelStamp<Event, Context>? = LevelStamp.of(self)
 
+    /// Gathers `machine`'s declarations and describes its values. Inlinable, so that the top
+    /// machine is gathered specialized in ``TypedChart``'s caller (``TypedChartEmitter/emitting(_:stamps:)``).
+    @inlinable
+    convenience init(gathering machine: Machine<S, Event, Context>, name: String, slotBase: Int32) throws(ChartError) {
+        let level = try GatheredLevel(machine, name: name)
+        var names: [String] = []
+        names.reserveCapacity(level.values.count)
+        for o in 0..<level.values.count { names.append(stateDescription(level.values[o])) }
+        self.init(level: level, names: names, repeatedName: firstRepeatedName(names), slotBase: slotBase)
+    }
+
+    @inlinable
     init(level: GatheredLevel<S, Event, Context>, names: [String], repeatedName: String?, slotBase: Int32) {
         self.slotBase = slotBase
         self.level = level
@@ -478,6 +502,33 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
         self.isDoneOfSource = isDoneOfSource
         self.targetOrdinals = targetOrdinals
     }
+}
+
+/// A state value's description, its id within its level: `"\(value)"`. For the two state types
+/// of most large charts the description is made directly — specialized, the test is decided
+/// when compiling — instead of by the runtime's search of the value's conformances that string
+/// interpolation of an unconstrained value starts with (about 2,000 instructions a value).
+@inlinable
+func stateDescription<S>(_ value: S) -> String {
+    if S.self == Int.self { return String(value as! Int) }
+    if S.self == String.self { return value as! String }
+    return "\(value)"
+}
+
+/// The first description, in order, that repeats an earlier one. A level's values are distinct,
+/// so their ids collide only when two values have the same description.
+@usableFromInline
+func firstRepeatedName(_ ids: [String]) -> String? {
+    // A small level (the common child machine) compares directly, without building a set.
+    if ids.count <= 32 {
+        for o in ids.indices {
+            for p in 0..<o where ids[p] == ids[o] { return ids[o] }
+        }
+        return nil
+    }
+    var seen = Set<String>(minimumCapacity: ids.count)
+    for id in ids where !seen.insert(id).inserted { return id }
+    return nil
 }
 
 /// The ids of one level's states, by value: for static targets through the level's numbering,
@@ -575,6 +626,7 @@ struct TypedLevel<Context>: Sendable {
 extension TransitionSpec {
     /// The declared transition it becomes, without targets; on the done event of `source` when it
     /// waits for its source's done event.
+    @inlinable
     func definition(source: String) -> TransitionDefinition<Event, Context> {
         var t = TransitionDefinition<Event, Context>(
             on: doneOfSource ? .done(source) : event, guard: guardCondition, kind: kind, actions: actions)
