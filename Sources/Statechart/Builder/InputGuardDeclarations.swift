@@ -6,6 +6,7 @@
 /// ```
 extension On {
     /// A transition on `event` whose guard reads a ``GuardInput`` (context, event and `now`; rule R69).
+    @inlinable
     @_disfavoredOverload
     public init(
         _ event: Event, to targets: State..., internal isInternal: Bool = false,
@@ -20,6 +21,7 @@ extension On {
 
 extension Always {
     /// An eventless transition taken as soon as its guard, which reads a ``GuardInput``, holds (rule R69).
+    @inlinable
     @_disfavoredOverload
     public init(
         to targets: State..., guardInput condition: @escaping @Sendable (GuardInput<Event, Context>) throws -> Bool,
@@ -33,6 +35,7 @@ extension Always {
 
 extension Transition {
     /// A flat transition whose guard reads a ``GuardInput`` (context, event and `now`; rule R69).
+    @inlinable
     @_disfavoredOverload
     public init(
         from source: State, on event: Event, to target: State,

@@ -36,7 +36,7 @@ public struct Machine<State: Hashable & Sendable, Event: Hashable & Sendable, Co
     @usableFromInline var identity = MachineIdentity()
     /// The ``estimatedStates`` of the children attached with ``attach(child:to:history:)``, kept
     /// as they are attached.
-    var attachedStates = 0
+    @usableFromInline var attachedStates = 0
 
     /// Declares a machine.
     ///
@@ -44,6 +44,7 @@ public struct Machine<State: Hashable & Sendable, Event: Hashable & Sendable, Co
     ///   - name: A name for diagnostics and for the region it forms when attached next to other children.
     ///   - initial: Where it starts (the first declared state when `nil`).
     ///   - content: States (``When``, ``Final``, ``Global``), flat ``Transition``s and ``AnyState`` routes.
+    @inlinable
     public init(
         _ name: String? = nil,
         initial: State? = nil,
@@ -66,6 +67,7 @@ public struct Machine<State: Hashable & Sendable, Event: Hashable & Sendable, Co
     ///   - child: The child machine; its `State` type is its own, its events are the parent's.
     ///   - state: The parent state it lives in.
     ///   - history: How the child is re-entered: from its initial state, or its shallow or deep history.
+    @inlinable
     public mutating func attach<ChildState>(
         child: Machine<ChildState, Event, Context>,
         to state: State,
@@ -77,6 +79,7 @@ public struct Machine<State: Hashable & Sendable, Event: Hashable & Sendable, Co
     }
 
     /// A copy of this machine with a child attached; see ``attach(child:to:history:)``.
+    @inlinable
     public func attaching<ChildState>(
         child: Machine<ChildState, Event, Context>,
         to state: State,
@@ -107,11 +110,12 @@ struct AnyChildMachine<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let identity: MachineIdentity
     /// About how many states the machine declares, its attached children included
     /// (``Machine/estimatedStates``).
-    let estimatedStates: Int
-    let emit:
+    @usableFromInline let estimatedStates: Int
+    @usableFromInline let emit:
         @Sendable (inout TypedChartEmitter<Event, Context>, ChartDefinition<Event, Context>.Node, String)
             throws(ChartError) -> String
 
+    @inlinable
     init<S>(_ machine: Machine<S, Event, Context>, history: AttachmentHistory) {
         self.name = machine.name
         self.history = history
@@ -137,5 +141,5 @@ extension Machine {
     /// copied each array about twice over, into fresh pages (issue 16, "Build"). Counted as the
     /// machine is built, without walking its declarations: walked in the library's generic code,
     /// each element cost metadata lookups, and attaching a child took twice as long.
-    var estimatedStates: Int { elements.count &+ attachedStates }
+    @inlinable var estimatedStates: Int { elements.count &+ attachedStates }
 }

@@ -7,6 +7,8 @@ public struct MachineElement<State: Hashable & Sendable, Event: Hashable & Senda
         case states([State])
     }
     @usableFromInline let kind: Kind
+
+    @inlinable init(kind: Kind) { self.kind = kind }
 }
 
 /// What kind of state a declaration makes.
@@ -30,6 +32,8 @@ public struct StateElement<State: Hashable & Sendable, Event: Hashable & Sendabl
         case invoke(Invocation<Event, Context>)
     }
     @usableFromInline let kind: Kind
+
+    @inlinable init(kind: Kind) { self.kind = kind }
 }
 
 /// Where a transition goes.
@@ -57,6 +61,22 @@ struct TransitionSpec<State: Hashable & Sendable, Event: Hashable & Sendable, Co
     @usableFromInline var actions: [Action<Event, Context>]
     @usableFromInline var kind: TransitionKind
     @usableFromInline var asyncGuard: (@Sendable (Context, Event) async -> Bool)? = nil
+
+    @inlinable
+    init(
+        event: EventDescriptor<Event>?, doneOfSource: Bool = false, doneOfChild: String? = nil,
+        target: TargetSpec<State, Event, Context>, guardCondition: Guard<Event, Context>?, actions: [Action<Event, Context>],
+        kind: TransitionKind, asyncGuard: (@Sendable (Context, Event) async -> Bool)? = nil
+    ) {
+        self.event = event
+        self.doneOfSource = doneOfSource
+        self.doneOfChild = doneOfChild
+        self.target = target
+        self.guardCondition = guardCondition
+        self.actions = actions
+        self.kind = kind
+        self.asyncGuard = asyncGuard
+    }
 }
 
 /// What a state's barrier answers when a transition to it is requested (Machinus' transition barrier).

@@ -10,8 +10,9 @@
 /// Declaring the same state again merges the bodies in declaration order (rule R65); a state that
 /// is only a transition's target is added without a `When`, but ``TypedChart/validate()`` reports it.
 public struct When<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let element: MachineElement<State, Event, Context>
+    @usableFromInline let element: MachineElement<State, Event, Context>
     /// Declares `state` with its transitions, actions and attached children.
+    @inlinable
     public init(_ state: State, @StateBuilder<State, Event, Context> _ content: () -> [StateElement<State, Event, Context>] = { [] }) {
         element = MachineElement(kind: .state(state, .normal, content()))
     }
@@ -21,8 +22,9 @@ public struct When<State: Hashable & Sendable, Event: Hashable & Sendable, Conte
 /// stops (rule R15); in a child machine the parent state gets its done event (rule R13, R24).
 /// A final state has no outgoing transitions.
 public struct Final<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let element: MachineElement<State, Event, Context>
+    @usableFromInline let element: MachineElement<State, Event, Context>
     /// Declares a final state; its body may hold ``OnEntry`` and ``OnExit``.
+    @inlinable
     public init(_ state: State, @StateBuilder<State, Event, Context> _ content: () -> [StateElement<State, Event, Context>] = { [] }) {
         element = MachineElement(kind: .state(state, .final, content()))
     }
@@ -31,8 +33,9 @@ public struct Final<State: Hashable & Sendable, Event: Hashable & Sendable, Cont
 /// Declares a global state: any state of its machine may request it with
 /// ``StateMachine/transition(to:)-(T)`` without listing it in its ``Routes`` (Machinus' `.global`).
 public struct Global<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let element: MachineElement<State, Event, Context>
+    @usableFromInline let element: MachineElement<State, Event, Context>
     /// Declares a global state.
+    @inlinable
     public init(_ state: State, @StateBuilder<State, Event, Context> _ content: () -> [StateElement<State, Event, Context>] = { [] }) {
         element = MachineElement(kind: .state(state, .global, content()))
     }
@@ -40,8 +43,9 @@ public struct Global<State: Hashable & Sendable, Event: Hashable & Sendable, Con
 
 /// Declares a state that is both global and final (Machinus' `.finalGlobal`).
 public struct FinalGlobal<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let element: MachineElement<State, Event, Context>
+    @usableFromInline let element: MachineElement<State, Event, Context>
     /// Declares a final global state.
+    @inlinable
     public init(_ state: State, @StateBuilder<State, Event, Context> _ content: () -> [StateElement<State, Event, Context>] = { [] }) {
         element = MachineElement(kind: .state(state, .finalGlobal, content()))
     }
@@ -53,9 +57,10 @@ public struct FinalGlobal<State: Hashable & Sendable, Event: Hashable & Sendable
 /// declaration order. `Transition(fromAny:to:)` is an any-state route of the machine: it is tried
 /// after every transition of the exact state (rule R25).
 public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let element: MachineElement<State, Event, Context>
+    @usableFromInline let element: MachineElement<State, Event, Context>
 
     /// A transition from one state.
+    @inlinable
     public init(
         from source: State, on event: Event, to target: State,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
@@ -65,6 +70,7 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable,
 
     /// A guarded transition from one state.
     // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @inlinable
     @_disfavoredOverload
     public init(
         from source: State, on event: Event, to target: State,
@@ -78,6 +84,7 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable,
     /// awaited by ``AsyncStateMachine`` before the event is processed, while no other send can
     /// move the machine (rules R50, R58).
     // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @inlinable
     @_disfavoredOverload
     public init(
         from source: State, on event: Event, to target: State,
@@ -93,6 +100,7 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable,
     }
 
     /// The same transition from each of several states.
+    @inlinable
     public init(
         from sources: [State], on event: Event, to target: State,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
@@ -101,6 +109,7 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable,
     }
 
     /// The same guarded transition from each of several states.
+    @inlinable
     public init(
         from sources: [State], on event: Event, to target: State,
         guard condition: (@Sendable (Context) throws -> Bool)?,
@@ -115,6 +124,7 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable,
     }
 
     /// A wildcard transition: from any state of this machine, after the exact state's own transitions.
+    @inlinable
     public init(
         fromAny event: Event, to target: State,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
@@ -123,6 +133,7 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable,
     }
 
     /// A guarded wildcard transition.
+    @inlinable
     public init(
         fromAny event: Event, to target: State,
         guard condition: (@Sendable (Context) throws -> Bool)?,
@@ -139,14 +150,16 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable,
 /// after the active state's own transitions (rule R25); in a child machine, before the parent
 /// state's transitions.
 public struct AnyState<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let element: MachineElement<State, Event, Context>
+    @usableFromInline let element: MachineElement<State, Event, Context>
     /// Declares the routes. Only transition entries (``On``, ``Always``, ``OnAnyEvent``, ``OnError``)
     /// belong here; anything else makes the chart invalid (``ChartError/invalidStructure(_:reason:location:)``).
+    @inlinable
     public init(@StateBuilder<State, Event, Context> _ content: () -> [StateElement<State, Event, Context>]) {
         element = MachineElement(kind: .anyState(content()))
     }
 }
 
+@inlinable
 func guardFrom<Event: Hashable & Sendable, Context>(
     _ condition: @escaping @Sendable (Context) throws -> Bool
 ) -> Guard<Event, Context> {

@@ -8,10 +8,11 @@
 /// }
 /// ```
 public struct After<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let delay: Duration
-    let spec: TransitionSpec<State, Event, Context>
+    @usableFromInline let delay: Duration
+    @usableFromInline let spec: TransitionSpec<State, Event, Context>
 
     /// Declares the delayed transition (targetless when no target is given: only its action runs).
+    @inlinable
     public init(
         _ delay: Duration, to targets: State...,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
@@ -23,6 +24,7 @@ public struct After<State: Hashable & Sendable, Event: Hashable & Sendable, Cont
     }
 
     /// Declares a delayed transition taken only if the guard holds when the timer fires.
+    @inlinable
     public init(
         _ delay: Duration, to targets: State..., guard condition: @escaping @Sendable (Context) throws -> Bool,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
@@ -49,9 +51,10 @@ public struct After<State: Hashable & Sendable, Event: Hashable & Sendable, Cont
 /// Work runs in ``AsyncStateMachine``; a synchronous ``StateMachine`` hands the requests to the
 /// caller through ``StateMachine/takeInvocationRequests()``.
 public struct Work<Event: Hashable & Sendable, Context>: Sendable {
-    let invocation: Invocation<Event, Context>
+    @usableFromInline let invocation: Invocation<Event, Context>
 
     /// Declares the work; `failure` maps an error to an event (else `error.execution` is raised).
+    @inlinable
     public init(
         _ name: String, run: @escaping @Sendable (Context) async throws -> Event?,
         failure: (@Sendable (any Error) -> Event?)? = nil
@@ -62,11 +65,13 @@ public struct Work<Event: Hashable & Sendable, Context>: Sendable {
 
 extension StateBuilder {
     /// A delayed transition.
+    @inlinable
     public static func buildExpression(_ e: After<State, Event, Context>) -> Component {
         [StateElement(kind: .after(e.delay, e.spec))]
     }
 
     /// Invoked work.
+    @inlinable
     public static func buildExpression(_ e: Work<Event, Context>) -> Component {
         [StateElement(kind: .invoke(e.invocation))]
     }

@@ -13,9 +13,10 @@
 /// A trailing closure is always the action, whatever the target form (rule R70); a guard is given
 /// with its label only.
 public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let spec: TransitionSpec<State, Event, Context>
+    @usableFromInline let spec: TransitionSpec<State, Event, Context>
 
     /// A transition on `event` to states of the same machine (none: targetless).
+    @inlinable
     public init(
         _ event: Event, to targets: State..., internal isInternal: Bool = false,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
@@ -27,6 +28,7 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
 
     /// A guarded transition on `event` to states of the same machine (none: targetless).
     // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @inlinable
     @_disfavoredOverload
     public init(
         _ event: Event, to targets: State..., internal isInternal: Bool = false,
@@ -41,6 +43,7 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
     /// A transition on `event` with an asynchronous guard, awaited by ``AsyncStateMachine`` before
     /// the event is processed (rule R58); a synchronous ``StateMachine`` never takes it.
     // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @inlinable
     @_disfavoredOverload
     public init(
         _ event: Event, to targets: State..., internal isInternal: Bool = false,
@@ -54,6 +57,7 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
     }
 
     /// A transition on `event` to states anywhere in the chart; a trailing closure is its action (rule R70).
+    @inlinable
     public init(
         _ event: Event, to target: StateRef, _ more: StateRef..., internal isInternal: Bool = false,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
@@ -65,6 +69,7 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
 
     /// A guarded transition on `event` to states anywhere in the chart.
     // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @inlinable
     @_disfavoredOverload
     public init(
         _ event: Event, to target: StateRef, _ more: StateRef..., internal isInternal: Bool = false,
@@ -78,6 +83,7 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
 
     /// A transition on every event the predicate accepts — an enum case whatever its associated
     /// values (SwiftState's route mappings). The guard sees the event.
+    @inlinable
     public init(
         matching predicate: @escaping @Sendable (Event) -> Bool, to targets: State...,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
@@ -88,6 +94,7 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
     }
 
     /// A guarded transition on every event the predicate accepts; the guard sees the event.
+    @inlinable
     public init(
         matching predicate: @escaping @Sendable (Event) -> Bool, to targets: State...,
         guard condition: @escaping @Sendable (Context, Event) throws -> Bool,
@@ -101,6 +108,7 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
     /// A transition on `event` whose target is computed when it is selected (a dynamic transition).
     /// Returning a state that is not part of this machine is an execution error (rule R27).
     /// A trailing closure is its action (rule R70).
+    @inlinable
     public init(
         _ event: Event, dynamic target: @escaping @Sendable (Context, Event?) -> State,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
@@ -111,6 +119,7 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
 
     /// A guarded transition on `event` whose target is computed when it is selected (rule R27).
     // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @inlinable
     @_disfavoredOverload
     public init(
         _ event: Event, dynamic target: @escaping @Sendable (Context, Event?) -> State,
@@ -125,8 +134,9 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
 
 /// An eventless transition: taken as soon as its guard holds, before any queued event (rule R2).
 public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let spec: TransitionSpec<State, Event, Context>
+    @usableFromInline let spec: TransitionSpec<State, Event, Context>
     /// Declares an unguarded eventless transition: taken at once whenever its source is active.
+    @inlinable
     public init(to targets: State..., action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil) {
         spec = TransitionSpec(
             event: nil, target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
@@ -135,6 +145,7 @@ public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Con
 
     /// Declares an eventless transition taken as soon as the guard holds.
     // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @inlinable
     @_disfavoredOverload
     public init(
         to targets: State..., guard condition: @escaping @Sendable (Context) throws -> Bool,
@@ -149,8 +160,9 @@ public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Con
 /// A transition on this state's done event: its attached child machine (or every one of several)
 /// reached a final state (rules R13, R24). `OnDone(child:to:)` waits for one child only (rule R67).
 public struct OnDone<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let spec: TransitionSpec<State, Event, Context>
+    @usableFromInline let spec: TransitionSpec<State, Event, Context>
     /// Declares the transition taken when the state's children are done.
+    @inlinable
     public init(to targets: State..., action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil) {
         spec = TransitionSpec(
             event: nil, doneOfSource: true, target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
@@ -159,6 +171,7 @@ public struct OnDone<State: Hashable & Sendable, Event: Hashable & Sendable, Con
 
     /// Declares a guarded transition taken when the state's children are done.
     // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @inlinable
     @_disfavoredOverload
     public init(
         to targets: State..., guard condition: @escaping @Sendable (Context) throws -> Bool,
@@ -177,6 +190,7 @@ extension OnDone {
     /// event, `done.state.<state>.<child>` (SCXML's done event of a parallel region); with a single
     /// child it is the state's own done event. A name that is not an attached child of the state
     /// makes the chart invalid.
+    @inlinable
     public init(
         child: String, to targets: State..., action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
     ) {
@@ -187,6 +201,7 @@ extension OnDone {
 
     /// Declares a guarded transition taken when the attached child named `child` is done (rule R67).
     // Disfavored: a trailing closure is the action, never this guard (rule R70).
+    @inlinable
     @_disfavoredOverload
     public init(
         child: String, to targets: State..., guard condition: @escaping @Sendable (Context) throws -> Bool,
@@ -200,8 +215,9 @@ extension OnDone {
 
 /// A transition on `error.execution`: an action or guard threw (rule R14).
 public struct OnError<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let spec: TransitionSpec<State, Event, Context>
+    @usableFromInline let spec: TransitionSpec<State, Event, Context>
     /// Declares the transition taken when an action or guard fails.
+    @inlinable
     public init(
         to targets: State..., action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
     ) {
@@ -214,8 +230,9 @@ public struct OnError<State: Hashable & Sendable, Event: Hashable & Sendable, Co
 /// A transition on every event of the chart's event type (an any-event route), tried in
 /// declaration order with the state's other transitions.
 public struct OnAnyEvent<State: Hashable & Sendable, Event: Hashable & Sendable, Context>: Sendable {
-    let spec: TransitionSpec<State, Event, Context>
+    @usableFromInline let spec: TransitionSpec<State, Event, Context>
     /// Declares an any-event transition.
+    @inlinable
     public init(to targets: State..., action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil) {
         spec = TransitionSpec(
             event: .matching { _ in true }, target: targets.isEmpty ? .none : .states(targets), guardCondition: nil,
@@ -223,6 +240,7 @@ public struct OnAnyEvent<State: Hashable & Sendable, Event: Hashable & Sendable,
     }
 
     /// Declares a guarded any-event transition; the guard sees the event.
+    @inlinable
     public init(
         to targets: State..., guard condition: @escaping @Sendable (Context, Event) throws -> Bool,
         action: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)? = nil
@@ -233,6 +251,7 @@ public struct OnAnyEvent<State: Hashable & Sendable, Event: Hashable & Sendable,
     }
 }
 
+@inlinable
 func eventGuard<Event: Hashable & Sendable, Context>(
     _ condition: @escaping @Sendable (Context, Event) throws -> Bool
 ) -> Guard<Event, Context> {
@@ -242,6 +261,7 @@ func eventGuard<Event: Hashable & Sendable, Context>(
     }
 }
 
+@inlinable
 func runAction<Event: Hashable & Sendable, Context>(
     _ body: (@Sendable (inout ActionScope<Event, Context>) throws -> Void)?
 ) -> [Action<Event, Context>] {

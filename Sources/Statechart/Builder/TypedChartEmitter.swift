@@ -96,6 +96,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     ///
     /// - Parameter gathered: The machine's declarations when the caller has gathered them (the
     ///   top machine, ``emitting(_:stamps:)``), registered with ``register(_:of:)``.
+    @usableFromInline
     mutating func emitLevel<S>(
         _ machine: Machine<S, Event, Context>, container: ChartDefinition<Event, Context>.Node, prefix: String,
         gathered known: GatheredMachine<S, Event, Context>? = nil
