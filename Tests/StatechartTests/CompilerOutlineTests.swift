@@ -156,7 +156,7 @@ struct CompilerOutlineTests {
         #expect(located.location(of: located.state(withID: "b")!) == nil)
     }
 
-    @Test("R26: request routes added by id and by node keep their order and their first route per target; a route by id outside its container is refused naming the target")
+    @Test("R26: request routes added by id and by node keep their first route per target, and the routes of a container share one transition; a route by id outside its container is refused naming the target")
     func requestRoutesByIdAndNode() throws {
         var d = ChartDefinition<String, Void>(name: "routes", eventName: { $0 })
         let a = d.addState("a", in: d.root)
@@ -172,13 +172,23 @@ struct CompilerOutlineTests {
         let chart = try Chart(d)
         let ay = try #require(chart.state(withID: "a.y")), ax = try #require(chart.state(withID: "a.x"))
         let toY = try #require(chart.requestTransitions[ay.index]), toX = try #require(chart.requestTransitions[ax.index])
-        #expect(toY < toX, "routes become transitions in the order they were added")
+        // One transition for the container's routes, after every other: the second route to a.y
+        // (within the root) is not kept, so the root has none.
+        #expect(toY == toX, "the routes of a container share its request transition")
+        #expect(chart.requestTransitions.first == toY && chart.transitionCount == Int(toY) + 1)
+        #expect(chart.requestTransitions.contains(toY) && !chart.requestTransitions.contains(toY - 1))
         #expect(chart.transitions[Int(toY)].source == chart.state(withID: "a")!.index)
+        #expect(chart.transitions[Int(toY)].targetCount == 0 && chart.transitions[Int(toY)].isInternal)
         var m = ChartInstance(chart: chart, context: ())
         try m.start()
         #expect(m.activeAtomicIDs == ["a.x"])
         #expect(try m.performRequest(to: ay))
         #expect(m.activeAtomicIDs == ["a.y"])
+        #expect(try m.performRequest(to: ax))
+        #expect(m.activeAtomicIDs == ["a.x"])
+        #expect(try m.performRequest(to: ay))
+        #expect(m.activeAtomicIDs == ["a.y"])
+        #expect(try !m.performRequest(to: chart.state(withID: "b")!), "b has no route")
 
         var bad = ChartDefinition<String, Void>(name: "bad", eventName: { $0 })
         let p = bad.addState("p", in: bad.root)
@@ -216,5 +226,57 @@ struct CompilerOutlineTests {
         #expect(location.line == Int(UInt32.max) && location.column == 0)
         #expect(Statechart.SourceLocation(line: 3) == Statechart.SourceLocation(line: 3, column: 0))
         #expect(Statechart.SourceLocation(line: 3) != Statechart.SourceLocation(line: 4))
+    }
+}
+
+extension CompilerOutlineTests {
+    /// Two states whose children are re-entered through their history, and a third plain one.
+    enum Room: Hashable, Sendable { case hall, left, right }
+    enum Spot: Hashable, Sendable { case door, desk, lamp }
+
+    @Test("R26, R23: the states of a level share one request transition, its target given by each request: through history, traced or not, alternately")
+    func requestsShareTheirContainersTransition() throws {
+        let inner = Machine<Spot, OrderEvent, Int>(initial: .door) {
+            When(.door) { On(.confirm, to: .desk) }
+            When(.desk) { On(.confirm, to: .lamp) }
+            When(.lamp) { On(.confirm, to: .door) }
+        }
+        let top = Machine<Room, OrderEvent, Int>(initial: .hall) {
+            Global(.hall)
+            Global(.left)
+            Global(.right)
+        }
+        .attaching(child: inner, to: .left, history: .shallow)
+        .attaching(child: inner, to: .right, history: .deep)
+        let typed = try TypedChart(top)
+        let chart = typed.chart
+        let ids = ["hall", "left", "right"].map { chart.state(withID: $0)!.index }
+        let shared = chart.requestTransitions[ids[0]]
+        #expect(shared != nil)
+        #expect(ids.allSatisfy { chart.requestTransitions[$0] == shared })
+        #expect(chart.requestTransitions[chart.state(withID: "left.desk")!.index] != shared, "each level has its own")
+        for tracing in [false, true] {
+            var options = StateMachine<Room, OrderEvent, Int>.Options()
+            options.tracing = tracing
+            var m = try StateMachine(typed: typed, context: 0, options: options)
+            try m.transition(to: .left)
+            #expect(m.activeStateIDs == ["left.door"])
+            try m.send(.confirm)
+            try m.transition(to: .right)
+            #expect(m.activeStateIDs == ["right.door"])
+            try m.send(.confirm)
+            try m.send(.confirm)
+            // Each history restores its own child: one transition, two targets, two histories.
+            try m.transition(to: .left)
+            #expect(m.activeStateIDs == ["left.desk"], "tracing: \(tracing)")
+            try m.transition(to: .right)
+            #expect(m.activeStateIDs == ["right.lamp"], "tracing: \(tracing)")
+            try m.transition(to: .left)
+            #expect(m.activeStateIDs == ["left.desk"], "tracing: \(tracing)")
+            try m.transition(to: .hall)
+            #expect(m.activeStateIDs == ["hall"])
+            try m.transition(to: .right)
+            #expect(m.activeStateIDs == ["right.lamp"], "tracing: \(tracing)")
+        }
     }
 }

@@ -27,13 +27,8 @@ extension ChartInstance {
         scope.setExits(remembered.reversed())
         configuration.removeAll()
         reconcileInvocations()  // the set-aside states' invoked work is cancelled (rule R52)
-        scope.currentEvent = nil
-        clearResolvedTargets()
-        selected.removeAll()
-        selected.append(t)
+        selectRequest(t, entering: background.index)
         let scratch = stepScratch
-        scratch.pointee.selectedDomains.removeAll()
-        scratch.pointee.selectedDomains.append(domain(of: t))
         // Entered state by state whatever the answer: a set that runs nothing has had its
         // default marks cleared, and entering it one by one runs nothing either.
         _ = computeEntrySet(in: scratch)

@@ -173,19 +173,27 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         guard hasStarted else { throw .notStarted }
         guard isRunning else { throw .finished(finalState: finalState.map { chart.ids[Int($0.index)] } ?? "") }
         guard let t = chart.requestTransitions[target.index] else { return false }
-        scope.currentEvent = nil
-        clearResolvedTargets()
-        selected.removeAll()
-        selected.append(t)
-        let scratch = stepScratch
-        scratch.pointee.selectedDomains.removeAll()
-        scratch.pointee.selectedDomains.append(chart.transitions[Int(t)].domain)
+        selectRequest(t, entering: target.index)
         microstep()
         runToCompletion()
         processExternalQueue()
         assertInvariants()
         try throwFailures()
         return true
+    }
+
+    /// Selects the request transition `t` — the one its container's states share
+    /// (``RequestTransitions``) — with `target` as its target, for the microstep that takes it.
+    @usableFromInline
+    mutating func selectRequest(_ t: Int32, entering target: Int32) {
+        scope.currentEvent = nil
+        clearResolvedTargets()
+        selected.removeAll()
+        selected.append(t)
+        let scratch = stepScratch
+        scratch.pointee.resolvedTargets.append((t, [target]))
+        scratch.pointee.selectedDomains.removeAll()
+        scratch.pointee.selectedDomains.append(domain(of: t))
     }
 
     /// Advances the virtual clock, firing every delayed send that falls due, in due order, each as

@@ -177,10 +177,11 @@ extension ChartInstance {
         return true
     }
 
-    /// The declared (or dynamically resolved) targets of a transition.
+    /// The declared targets of a transition, or those resolved when it was selected: a dynamic
+    /// transition's (``resolveDynamicTargets(_:event:)``), a request's (``selectRequest(_:entering:)``).
     @inlinable
     func targets(of t: Int32) -> TargetList {
-        if chart.dynamicTargets.hasValue(at: Int(t)) {
+        if chart.dynamicTargets.hasValue(at: Int(t)) || chart.requestTransitions.contains(t) {
             let resolved = stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee.resolvedTargets } ?? []
             for r in resolved where r.transition == t { return TargetList(r.targets) }
         }

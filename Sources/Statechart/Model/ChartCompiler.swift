@@ -475,8 +475,8 @@ struct ChartCompiler {
         let count = order.count
         let nodes = outline.nodes
         let declared = outline.transitions
-        // Exactly: the declared transitions, one initial per compound state, one default per
-        // history state, at most one per request route (growing by doubling copies them all).
+        // At most: the declared transitions, one initial per compound state, one default per
+        // history state, one per request route's container (growing by doubling copies them all).
         let compoundCount = states.elements.reduce(0) { $0 + ($1.kind == .compound ? 1 : 0) }
         shapes = TableBuffer(capacity: declared.count + compoundCount + historyCount + outline.requestRoutes.count)
         for i in 0..<count where !states[i].kind.isHistory {
@@ -578,8 +578,12 @@ struct ChartCompiler {
                     isEventless: true, hasDynamicTargets: false,
                     declared: first >= 0 ? declared[Int(first)].declared : -1, initialOf: -1))
         }
-        // Request routes: internal transitions of the level's container, not selectable by events.
-        if !outline.requestRoutes.isEmpty { requestTransitions = RequestTransitions(stateCount: count) }
+        // Request routes: one internal transition per container, not selectable by events, its
+        // target the requested state, given when the request is made (``RequestTransitions``).
+        // One per route cost a typed chart a transition per state — 128 bytes, an entry set and
+        // a lean record each, a tenth of building a 1,000,000-state chart (issue 16).
+        if !outline.requestRoutes.isEmpty { requestTransitions = RequestTransitions(stateCount: count, first: Int32(shapes.count)) }
+        var sharedOfContainer: [Int32] = outline.requestRoutes.isEmpty ? [] : Array(repeating: -1, count: count)
         for route in outline.requestRoutes {
             let container = newIndex[Int(route.container)]
             // A route the typed builder adds names its target's node: no id to look up.
@@ -593,13 +597,16 @@ struct ChartCompiler {
                     reason: "a request route must target a descendant of a compound state", location: nil)
             }
             if requestTransitions[target] != nil { continue }
-            requestTransitions.set(target, Int32(shapes.count))
-            targetPool.append(target)
-            shapes.append(
-                CompiledTransition(
-                    source: container, targetStart: Int32(targetPool.count - 1), targetCount: 1, isInternal: true, domain: container, ordinal: -1,
-                    isPseudo: true, isEventless: true, hasDynamicTargets: false, declared: -1,
-                    initialOf: -1))
+            if sharedOfContainer[Int(container)] < 0 {
+                sharedOfContainer[Int(container)] = Int32(shapes.count)
+                // Its domain is worked out from the target when it is taken (-2; the container, or
+                // above it for a history target).
+                shapes.append(
+                    CompiledTransition(
+                        source: container, targetStart: Int32(targetPool.count), targetCount: 0, isInternal: true, domain: -2,
+                        ordinal: -1, isPseudo: true, isEventless: true, hasDynamicTargets: true, declared: -1, initialOf: -1))
+            }
+            requestTransitions.set(target, sharedOfContainer[Int(container)])
         }
         // Static domains (rule R6): history targets and dynamic targets are resolved at run time.
         // The targets read in place: a ``TargetList`` per shape retained the pool, a million
@@ -667,14 +674,23 @@ struct ChartCompiler {
 
 /// The request transition of each state that has one (see ``ChartDefinition/addRequestRoute(to:within:)``):
 /// an index per state, not a dictionary, since a typed chart gives every state a route.
+///
+/// The states of one container share its request transition, an internal transition whose target
+/// is the requested state, given when the request is taken (``ChartInstance/performRequest(to:)``
+/// resolves it as a dynamic target is resolved). The shared transitions come last, from ``first`` on.
 @usableFromInline
 struct RequestTransitions: Sendable {
     /// By state, the transition, or -1; empty when the chart has no routes.
     @usableFromInline var transitionOf: [Int32] = []
+    /// The first shared request transition; every transition from it on is one.
+    @usableFromInline var first: Int32 = .max
 
     init() {}
 
-    init(stateCount: Int) { transitionOf = Array(repeating: -1, count: stateCount) }
+    init(stateCount: Int, first: Int32) {
+        transitionOf = Array(repeating: -1, count: stateCount)
+        self.first = first
+    }
 
     /// The request transition that enters `state`, or `nil`.
     @inlinable subscript(state: Int32) -> Int32? {
@@ -682,6 +698,9 @@ struct RequestTransitions: Sendable {
         let t = transitionOf[Int(state)]
         return t < 0 ? nil : t
     }
+
+    /// Whether `transition` is a request transition, whose target is given when it is taken.
+    @inlinable func contains(_ transition: Int32) -> Bool { transition >= first }
 
     mutating func set(_ state: Int32, _ transition: Int32) { transitionOf[Int(state)] = transition }
 }

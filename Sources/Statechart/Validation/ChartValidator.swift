@@ -74,9 +74,10 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
         var reached = [Bool](repeating: false, count: chart.stateCount)
         var work: [Int32] = []
         var builder = EntrySetBuilder(stateCount: chart.stateCount)
-        func enter(_ t: Int32) {
+        // A request transition is shared by its container's states: `target` is the one requested.
+        func enter(_ t: Int32, target: Int32? = nil) {
             let tr = chart.transitions[Int(t)]
-            var targets = chart.targets(of: t)
+            var targets = target.map { TargetList([$0]) } ?? chart.targets(of: t)
             if chart.dynamicTargets.hasValue(at: Int(t)) {
                 // Any state of the machine could be computed: treat the source's siblings and theirs as possible.
                 let container = tr.source == 0 ? 0 : chart.states[Int(tr.source)].parent
@@ -84,7 +85,8 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
             }
             guard !targets.isEmpty else { return }
             builder.clear()
-            let domain = tr.domain >= 0 ? tr.domain : 0
+            // A request's domain is its source (an internal transition into the source's descendants).
+            let domain = tr.domain >= 0 ? tr.domain : target != nil ? tr.source : 0
             chart.states.withUnsafeBufferPointer { states in
                 builder.add(targets: targets, domain: domain, states: states, transitions: chart)
             }
@@ -103,7 +105,7 @@ struct ChartValidator<Event: Hashable & Sendable, Context> {
         while let s = work.popLast() {
             for t in selectable(of: s) { enter(t) }
             for edge in requestEdges where edge.from == s {
-                if let t = chart.requestTransitions[edge.to] { enter(t) }
+                if let t = chart.requestTransitions[edge.to] { enter(t, target: edge.to) }
             }
         }
         return reached
