@@ -9,7 +9,7 @@ import StatechartInterchange
 //
 //   InstructionCounts <case> <events>     case: flat, handWritten, flatActions,
 //                                         handWrittenActions, innermost, bubbleToTop,
-//                                         parallel, history, scale10, scale100000, async,
+//                                         parallel, history, request, scale10, scale100000, async,
 //                                         and the SCXML data-model charts by their names:
 //                                         guardTrue, guardFalse, noGuard, assign, nullDataModel,
 //                                         observable (`ObservableStateMachine.send` on the main
@@ -71,6 +71,8 @@ case "async":
 default:
     if which == "observable" {
         try sendToObservableMachine(count)
+    } else if which == "request" {
+        try requestStates(count)
     } else if let variant = DataModelChart(rawValue: which) {
         try sendToDataModelChart(variant, count)
     } else {
@@ -92,6 +94,21 @@ default:
     var machine = HandWrittenOrderWithActions()
     let events = orderCycle
     for i in 0..<count { keep(machine.send(events[i & 3])) }
+    keep(machine)
+}
+
+/// State requests (`transition(to:)`, rule R26) on the flat order machine, its four states global,
+/// each request to the next state: the route check and the request's microstep.
+@inline(never) func requestStates(_ count: Int) throws {
+    var machine = try StateMachine(
+        Machine<OrderState, OrderEvent, Void>(initial: .pending) {
+            Global(.pending)
+            Global(.confirmed)
+            Global(.shipped)
+            Global(.delivered)
+        }, context: ())
+    let states = OrderState.allCases
+    for i in 0..<count { try machine.transition(to: states[(i + 1) & 3]) }
     keep(machine)
 }
 

@@ -168,7 +168,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     /// like any microstep. Route checks (which requests are legal) belong to the caller.
     ///
     /// - Returns: `false` when the chart declares no request route to `target`.
-    @discardableResult
+    @discardableResult @inlinable
     public mutating func performRequest(to target: ChartStateID) throws(MachineError) -> Bool {
         guard hasStarted else { throw .notStarted }
         guard isRunning else { throw .finished(finalState: finalState.map { chart.ids[Int($0.index)] } ?? "") }
@@ -184,7 +184,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
 
     /// Selects the request transition `t` — the one its container's states share
     /// (``RequestTransitions``) — with `target` as its target, for the microstep that takes it.
-    @usableFromInline
+    @inlinable
     mutating func selectRequest(_ t: Int32, entering target: Int32) {
         scope.currentEvent = nil
         clearResolvedTargets()

@@ -15,23 +15,50 @@ extension StateMachine {
     /// ``Options/redirectLimit`` times, and a cycle is ``MachineError/redirectCycle(_:)``.
     /// The transition itself exits the current state of that level (innermost first), enters the
     /// target with its default or history entry, and runs to completion like any event.
+    ///
+    /// Inlinable, so that the transition itself runs specialized for the machine's types: the
+    /// checks stay in the library (``checkedRequest(for:)``), and the microstep, compiled once
+    /// there, looked up generic metadata at every step (issue 16).
+    @inlinable
     public mutating func transition<T: Hashable & Sendable>(to target: T) throws(MachineError) {
-        try requestValue(target)
+        guard let request = try checkedRequest(for: target) else { return }
+        try perform(request)
     }
 
     /// Requests a transition to a state of the top-level machine: `machine.transition(to: .loggedIn)`.
     /// See ``transition(to:)-(T)`` for the checks (rule R26).
+    @inlinable
     public mutating func transition(to target: State) throws(MachineError) {
-        try requestValue(target)
+        guard let request = try checkedRequest(for: target) else { return }
+        try perform(request)
     }
 
-    mutating func requestValue<T: Hashable & Sendable>(_ target: T) throws(MachineError) {
+    /// The checks of a request for the state whose value is `target` (rule R26): the state it
+    /// enters, or `nil` when there is nothing to do.
+    @usableFromInline
+    func checkedRequest<T: Hashable & Sendable>(for target: T) throws(MachineError) -> ChartStateID? {
         try refuseAfterEnd()  // rule R68: before the target is even looked up
         let candidates = typed.indicesByValue[AnyHashable(target)] ?? []
         guard !candidates.isEmpty else { throw .unknownState("\(target)") }
         // Among several places where T's machine runs, the active one.
         let index = candidates.first { isLevelActive(of: $0) } ?? candidates[0]
-        try request(typed.chart.ids[Int(index)])
+        return try checkedRequest(typed.chart.ids[Int(index)])
+    }
+
+    /// Takes a checked request: in the interpreter, and with the undo log and the observers
+    /// when the machine has them (``performRequestRecorded(to:)``), as ``process(_:)`` takes a send.
+    @inlinable
+    mutating func perform(_ target: ChartStateID) throws(MachineError) {
+        if options.historyDepth != nil || extras?.listens == true { return try performRequestNotified(to: target) }
+        _ = try core.performRequest(to: target)
+    }
+
+    /// ``perform(_:)`` with the undo log and the observers.
+    @usableFromInline
+    mutating func performRequestNotified(to target: ChartStateID) throws(MachineError) {
+        let from = observers.isEmpty ? [] : core.activeAtomicStates
+        try performRequestRecorded(to: target)
+        notify(from: from, event: nil)
     }
 
     /// Runs the dynamic transition of the innermost active state that declares one
@@ -61,6 +88,13 @@ extension StateMachine {
     }
 
     mutating func request(_ firstTarget: String) throws(MachineError) {
+        guard let target = try checkedRequest(firstTarget) else { return }
+        try perform(target)
+    }
+
+    /// The checks of a request for the state `firstTarget` (rule R26), redirects followed: the
+    /// state it enters, or `nil` when it is already active.
+    func checkedRequest(_ firstTarget: String) throws(MachineError) -> ChartStateID? {
         let chart = typed.chart
         var targetID = firstTarget
         var visited: [String] = []
@@ -80,7 +114,7 @@ extension StateMachine {
             let currentID = chart.ids[Int(current)]
             if current == target.index {
                 if options.throwsWhenAlreadyInState { throw .alreadyInState(targetID) }
-                return
+                return nil
             }
             if level.finals.contains(currentID) { throw .finalState(currentID) }
             guard
@@ -104,10 +138,7 @@ extension StateMachine {
                     continue
                 }
             }
-            let from = observers.isEmpty ? [] : core.activeAtomicStates
-            try performRequestRecorded(to: target)
-            notify(from: from, event: nil)
-            return
+            return target
         }
     }
 }
