@@ -17,7 +17,7 @@ extension StateMachine {
     /// target with its default or history entry, and runs to completion like any event.
     ///
     /// Inlinable, so that the transition itself runs specialized for the machine's types: the
-    /// checks stay in the library (``checkedRequest(for:)``), and the microstep, compiled once
+    /// checks stay in the library (`checkedRequest(for:)`), and the microstep, compiled once
     /// there, looked up generic metadata at every step (issue 16).
     @inlinable
     public mutating func transition<T: Hashable & Sendable>(to target: T) throws(MachineError) {
