@@ -202,7 +202,7 @@ extension ChartInstance {
     mutating func computeEntrySet(in scratch: UnsafeMutablePointer<StepScratch>) -> Bool {
         scratch.pointee.entrySet.clear()
         let remembered = selected.count == 1 && !isTracing && !chart.lean[Int(selected[0])].flags.contains(.isStatic)
-            && !chart.dynamicTargets.hasValue(at: Int(selected[0])) && !chart.requestTransitions.contains(selected[0])
+            && !chart.targetsAreResolved(selected[0])
         if remembered, let r = scratch.pointee.entryMemo.record(of: selected[0], history: historyValues) {
             let count = scratch.pointee.entryMemo.entryCount(r)
             let lists = scope.stepLists(room: count)

@@ -181,7 +181,7 @@ extension ChartInstance {
     /// transition's (``resolveDynamicTargets(_:event:)``), a request's (``selectRequest(_:entering:)``).
     @inlinable
     func targets(of t: Int32) -> TargetList {
-        if chart.dynamicTargets.hasValue(at: Int(t)) || chart.requestTransitions.contains(t) {
+        if chart.targetsAreResolved(t) {
             let resolved = stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee.resolvedTargets } ?? []
             for r in resolved where r.transition == t { return TargetList(r.targets) }
         }

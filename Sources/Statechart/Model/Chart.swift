@@ -197,6 +197,14 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @inlinable
     func actions(of t: Int32) -> [Action<Event, Context>] { transitionActions[Int(t)] }
 
+    /// Whether transition `t`'s targets are given when it is taken, not declared: a dynamic
+    /// transition's computed by its closure, a request transition's the requested state
+    /// (``RequestTransitions``). The instance keeps them for the step (``ChartInstance/targets(of:)``).
+    @inlinable
+    func targetsAreResolved(_ t: Int32) -> Bool {
+        dynamicTargets.hasValue(at: Int(t)) || requestTransitions.contains(t)
+    }
+
     /// The declared targets of transition `t`.
     @inlinable
     func targets(of t: Int32) -> TargetList {

@@ -599,8 +599,8 @@ struct ChartCompiler {
             if requestTransitions[target] != nil { continue }
             if sharedOfContainer[Int(container)] < 0 {
                 sharedOfContainer[Int(container)] = Int32(shapes.count)
-                // Its domain is worked out from the target when it is taken (-2; the container, or
-                // above it for a history target).
+                // No declared target: the requested one is given when it is taken
+                // (``Chart/targetsAreResolved(_:)``), and its domain worked out from it then (-2).
                 shapes.append(
                     CompiledTransition(
                         source: container, targetStart: Int32(targetPool.count), targetCount: 0, isInternal: true, domain: -2,

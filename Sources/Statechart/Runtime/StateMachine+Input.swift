@@ -39,12 +39,13 @@ extension StateMachine {
     @inlinable
     @discardableResult
     public mutating func process(_ input: MachineInput<Event>) throws(MachineError) -> Bool {
-        // One test for a machine nobody listens to: its extras box was never created.
-        if options.historyDepth != nil || extras?.listens == true {
-            return try processRecorded(input)
-        }
+        if recordsSteps { return try processRecorded(input) }
         return try take(input)
     }
+
+    /// Whether a step goes the recorded way: the undo log is on, or an observer or failed-send
+    /// handler listens. One test for a machine nobody listens to: its extras box was never created.
+    @inlinable var recordsSteps: Bool { options.historyDepth != nil || extras?.listens == true }
 
     /// Runs the input in the interpreter; nothing is recorded here.
     @inlinable

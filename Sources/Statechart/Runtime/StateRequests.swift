@@ -49,7 +49,7 @@ extension StateMachine {
     /// when the machine has them (``performRequestRecorded(to:)``), as ``process(_:)`` takes a send.
     @inlinable
     mutating func perform(_ target: ChartStateID) throws(MachineError) {
-        if options.historyDepth != nil || extras?.listens == true { return try performRequestNotified(to: target) }
+        if recordsSteps { return try performRequestNotified(to: target) }
         _ = try core.performRequest(to: target)
     }
 
