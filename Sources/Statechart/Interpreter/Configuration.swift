@@ -222,6 +222,63 @@ struct Configuration: Sendable, Equatable {
         }
     }
 
+    /// Exchanges the active state `old` for `new`, which takes its slot of the list: the list
+    /// stays sorted because no other active state lies between the two
+    /// (``LeanTransition/Flags/exchangesSource``). The old state is looked for at the list's end
+    /// first, where a chain keeps its one atomic state.
+    @inlinable @inline(__always)
+    mutating func exchange(_ old: Int32, for new: Int32) {
+        let start = Int(listStart)
+        let end = start + Int(listCount)
+        storage.withUnsafeMutableBufferPointer { words in
+            let o = UInt32(bitPattern: old)
+            let slot = words[end - 1] == o ? end - 1 : Self.slot(of: o, in: words, from: start, to: end)
+            Self.exchange(o, for: UInt32(bitPattern: new), at: slot, in: words)
+        }
+    }
+
+    /// ``exchange(_:for:)`` for the states `old[n]` and `new[n]`, `n < count`, with one uniqueness
+    /// check for all of them. A selection's sources come in document order, as the walk met
+    /// them, so each old state is looked for forward from the previous one's slot.
+    @inlinable @inline(__always)
+    mutating func exchange(count: Int, _ old: (Int) -> Int32, for new: (Int) -> Int32) {
+        let start = Int(listStart)
+        let end = start + Int(listCount)
+        storage.withUnsafeMutableBufferPointer { words in
+            var n = 0
+            var cursor = start
+            while n < count {
+                let o = UInt32(bitPattern: old(n))
+                let s = UInt32(bitPattern: new(n))
+                n += 1
+                while cursor < end - 1 && words[cursor] < o { cursor += 1 }
+                let slot = words[cursor] == o ? cursor : Self.slot(of: o, in: words, from: start, to: end)
+                Self.exchange(o, for: s, at: slot, in: words)
+            }
+        }
+    }
+
+    /// Clears `old`'s bit, sets `new`'s and writes `new` into the list's `slot`.
+    @inlinable @inline(__always)
+    static func exchange(_ old: UInt32, for new: UInt32, at slot: Int, in words: UnsafeMutableBufferPointer<UInt32>) {
+        words[Int(old >> 5)] &= ~(1 << (old & 31))
+        words[Int(new >> 5)] |= 1 << (new & 31)
+        words[slot] = new
+    }
+
+    /// The slot of the active state `s` in the sorted list `words[start ..< end]`. Out of line:
+    /// a chain's step, the usual one, finds its state at the end without it.
+    @inlinable @inline(never)
+    static func slot(of s: UInt32, in words: UnsafeMutableBufferPointer<UInt32>, from start: Int, to end: Int) -> Int {
+        var low = start
+        var high = end
+        while low < high {
+            let middle = low + (high - low) / 2
+            if words[middle] < s { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// ``replaceTail(from:with:in:)`` for runs of other lengths.
     @inlinable
     mutating func replaceLongerTail(from position: Int, with states: ChartTable<Int32>, in range: Range<Int32>) {

@@ -49,6 +49,31 @@ extension ChartInstance {
         return takePlainTransitions()
     }
 
+    /// Whether every selected transition only exchanges its source for one state
+    /// (``LeanTransition/Flags/swap``): then their domains are disjoint — the sources are distinct
+    /// active atomic states, whose parents are distinct compound states — and taking them is one
+    /// slot of the list each (``exchangeSelectedSources()``).
+    @inlinable @inline(__always)
+    func selectedExchangeTheirSources() -> Bool {
+        var n = 0
+        while n < selected.count {
+            if chart.lean[Int(selected[n])].flags.taking.rawValue != LeanTransition.Flags.swap.rawValue { return false }
+            n += 1
+        }
+        return true
+    }
+
+    /// Takes the selected transitions when ``selectedExchangeTheirSources()``: each source's slot
+    /// of the configuration takes its one entered state.
+    @inlinable @inline(__always)
+    mutating func exchangeSelectedSources() {
+        let chart = self.chart
+        let selected = self.selected
+        configuration.exchange(
+            count: selected.count, { chart.lean[Int(selected[$0])].source },
+            for: { chart.leanEntries[Int(chart.lean[Int(selected[$0])].entryStart)] })
+    }
+
     /// ``takePlainSelection()`` for one transition. When nothing runs, the step is one splice of
     /// the configuration's list; when the transition, the states it exits or the states it
     /// enters have actions, ``takeStaticTransition(_:)`` takes it (out of line, so that this
@@ -58,6 +83,12 @@ extension ChartInstance {
     mutating func takePlainTransition(_ t: Int32) -> Bool {
         let lean = chart.lean[Int(t)]
         let flags = lean.flags.taking
+        if flags.rawValue == LeanTransition.Flags.swap.rawValue {
+            // One state for another: the source's slot takes the entered state.
+            let entered = chart.leanEntries[Int(lean.entryStart)]
+            configuration.exchange(lean.source, for: entered)
+            return true
+        }
         guard flags.rawValue == LeanTransition.Flags.splice.rawValue else {
             guard flags.contains([.isStatic, .entryActionsOnly]) else { return false }
             takeStaticTransition(t)
@@ -273,6 +304,10 @@ extension ChartInstance {
     /// uniqueness check or a retain (about 1,400 instructions for four regions).
     @inlinable
     mutating func takePlainTransitions() -> Bool {
+        if selectedExchangeTheirSources() {
+            exchangeSelectedSources()
+            return true
+        }
         let chart = self.chart
         let count = configuration.count
         let chosen = selected.count
@@ -291,12 +326,13 @@ extension ChartInstance {
                             // selected it, so disjoint domains come in ascending order: a domain
                             // that starts before the previous one ends overlaps it.
                             let plain = LeanTransition.Flags.splice.rawValue
+                            let exchanges = LeanTransition.Flags.exchangesSource.rawValue
                             var previousEnd: Int32 = 0
                             var i = 0
                             var n = 0
                             while n < chosen {
                                 let transition = lean[Int(n == 0 ? first : others[n - 1])]
-                                guard transition.flags.taking.rawValue == plain else { return false }
+                                guard transition.flags.taking.rawValue & ~exchanges == plain else { return false }
                                 let d = transition.domain
                                 let r = 2 * n
                                 n += 1

@@ -16,6 +16,9 @@ struct LeanTransition: Sendable {
     /// The transition's own entry set, in entry order: `Chart.leanEntries[entryStart ..< entryEnd]`.
     @usableFromInline var entryStart: Int32
     @usableFromInline var entryEnd: Int32
+    /// The transition's source (as ``CompiledTransition/source``): the state a ``Flags/swap``
+    /// transition exits.
+    @usableFromInline var source: Int32
     @usableFromInline var flags: Flags
 
     /// Computed rather than stored constants: a stored `static let` is a lazily initialised
@@ -41,6 +44,17 @@ struct LeanTransition: Sendable {
         /// (its guard was evaluated when it was selected): a precomputed entry set that runs
         /// nothing, and no actions of its own.
         @inlinable static var splice: Flags { Flags([.isStatic, .plainEntry, .entryActionsOnly]) }
+
+        /// Taking it exchanges one active state for another and nothing else: its source is atomic,
+        /// its domain is the source's parent, a compound state (so the source is the only active
+        /// state inside it), its entry set is one atomic state and the source has no exit
+        /// actions. Set only with ``splice``.
+        @inlinable static var exchangesSource: Flags { Flags(rawValue: 1 << 5) }
+
+        /// What a ``splice`` transition that exchanges its source for one state has
+        /// (``exchangesSource``), besides ``conditional``: the configuration's list keeps its
+        /// length and order, the source's slot takes the entered state.
+        @inlinable static var swap: Flags { Flags(rawValue: Flags.splice.rawValue | Flags.exchangesSource.rawValue) }
 
         /// The flags that decide how the transition is taken: all but ``conditional``.
         @inlinable var taking: Flags { Flags(rawValue: rawValue & ~Flags.conditional.rawValue) }
@@ -134,11 +148,37 @@ struct LeanTables {
                     flags.insert(.entryActionsOnly)
                     if plain { flags.insert(.plainEntry) }
                 }
+                if flags.isSuperset(of: .splice), !hasActions[t],
+                    Self.exchangesSource(shapes[t], entries: fixed, pool: staticEntryPool, states: states)
+                {
+                    flags.insert(.exchangesSource)
+                }
             }
             transitions.append(
                 LeanTransition(
                     domain: shapes[t].domain, entryStart: fixed.exists ? fixed.start : 0,
-                    entryEnd: fixed.exists ? fixed.end : 0, flags: flags))
+                    entryEnd: fixed.exists ? fixed.end : 0, source: shapes[t].source, flags: flags))
         }
+    }
+
+    /// Whether taking `shape` (with the precomputed entry set `entries`) exchanges its source for
+    /// one state and changes nothing else (``LeanTransition/Flags/exchangesSource``). The source
+    /// is then the only active state inside the domain: it is active when the transition is
+    /// selected (an atomic state's candidates are its own and its ancestors', so an atomic
+    /// source is the state that selected it), and a compound state has one active child. The one
+    /// entered state is a child of the same parent, so it takes the source's place in the sorted
+    /// list.
+    @usableFromInline
+    static func exchangesSource(
+        _ shape: CompiledTransition, entries: PoolRange, pool: [Int32], states: UnsafeBufferPointer<CompiledState>
+    ) -> Bool {
+        let source = Int(shape.source)
+        guard source >= 0, source < states.count, states[source].kind == .atomic,
+            !states[source].hasExitActions, !states[source].hasHistoryChild,
+            shape.domain >= 0, shape.domain == states[source].parent, states[Int(shape.domain)].kind == .compound,
+            entries.end - entries.start == 1
+        else { return false }
+        let entered = Int(pool[Int(entries.start)])
+        return states[entered].kind == .atomic && states[entered].parent == shape.domain
     }
 }

@@ -1,0 +1,102 @@
+import Testing
+
+@testable @_spi(Testing) import Statechart
+
+/// The step that exchanges one active atomic state for another (``LeanTransition/Flags/exchangesSource``):
+/// which transitions the compiler marks, and that taking them on the lean path leaves the machine
+/// the general path leaves — in a chain (the state at the list's end), in one region of a parallel
+/// state (found by bisection) and in every region at once (found forward, in selection order).
+@Suite("Exchange step")
+struct ExchangeStepTests {
+    /// `top ⊃ {a, b, c ⊃ {c1}}`, `p ∥ {r1 ⊃ {x, y}, r2 ⊃ {u, v}}`, `f` final, `q` with an exit action.
+    static func definition() -> ChartDefinition<String, [String]> {
+        var d = ChartDefinition<String, [String]>(name: "exchange", eventName: { $0 })
+        let top = d.addState("top", in: d.root)
+        let a = d.addState("a", in: top)
+        let b = d.addState("b", in: top)
+        let c = d.addState("c", in: top)
+        d.addState("c1", in: c)
+        let p = d.addState("p", kind: .parallel, in: d.root)
+        let r1 = d.addState("r1", in: p)
+        let x = d.addState("x", in: r1)
+        let y = d.addState("y", in: r1)
+        let r2 = d.addState("r2", in: p)
+        let u = d.addState("u", in: r2)
+        let v = d.addState("v", in: r2)
+        d.addState("f", kind: .final, in: top)
+        let q = d.addState("q", in: top)
+        d.addOnExit([.run("exit q") { $0.context.append("exit q") }], to: q)
+        // Exchanges: sibling to sibling, an external and an internal self-transition of an atomic state.
+        d.addTransition(TransitionDefinition(on: .event("next"), to: ["b"]), from: a)
+        d.addTransition(TransitionDefinition(on: .event("self"), to: ["b"]), from: b)
+        d.addTransition(TransitionDefinition(on: .event("inner"), to: ["b"], kind: .internal), from: b)
+        d.addTransition(TransitionDefinition(on: .event("tick"), to: ["y"]), from: x)
+        d.addTransition(TransitionDefinition(on: .event("tick"), to: ["x"]), from: y)
+        d.addTransition(TransitionDefinition(on: .event("tock"), to: ["v"]), from: u)
+        d.addTransition(TransitionDefinition(on: .event("tick"), to: ["u"]), from: v)
+        d.addTransition(TransitionDefinition(on: .event("side"), to: ["y"]), from: x)
+        // Not exchanges: into a compound state, out of the parent, with actions, into a final
+        // state, from a state with an exit action, from a compound state.
+        d.addTransition(TransitionDefinition(on: .event("deep"), to: ["c"]), from: b)
+        d.addTransition(TransitionDefinition(on: .event("out"), to: ["p"]), from: b)
+        d.addTransition(
+            TransitionDefinition(on: .event("act"), to: ["a"], actions: [.run("act") { $0.context.append("act") }]), from: b)
+        d.addTransition(TransitionDefinition(on: .event("end"), to: ["f"]), from: a)
+        d.addTransition(TransitionDefinition(on: .event("leave"), to: ["a"]), from: q)
+        d.addTransition(TransitionDefinition(on: .event("back"), to: ["q"]), from: c)
+        d.addTransition(TransitionDefinition(on: .event("reset"), to: ["a"]), from: top)
+        _ = (x, y, u, v)
+        return d
+    }
+
+    @Test("R8: a static transition without actions from an atomic state to a sibling in a compound parent is marked as an exchange; no other is")
+    func compilerMarksExchanges() throws {
+        let chart = try Chart(Self.definition())
+        func marked(_ event: String, from source: String) -> Bool {
+            let s = chart.state(withID: source)!.index
+            let state = chart.states[Int(s)]
+            for t in state.transitionStart..<state.transitionEnd {
+                if case .event(let e)? = chart.matchers[Int(t)], e == event {
+                    return chart.lean[Int(t)].flags.contains(.exchangesSource)
+                }
+            }
+            Issue.record("no transition on \(event) from \(source)")
+            return false
+        }
+        #expect(marked("next", from: "a") && marked("self", from: "b") && marked("inner", from: "b"))
+        #expect(marked("tick", from: "x") && marked("tick", from: "y") && marked("tock", from: "u") && marked("tick", from: "v"))
+        #expect(!marked("deep", from: "b") && !marked("out", from: "b") && !marked("act", from: "b"))
+        #expect(!marked("end", from: "a") && !marked("leave", from: "q") && !marked("back", from: "c") && !marked("reset", from: "top"))
+        // Every marked transition is also a splice: static, plain entry, no actions.
+        for lean in chart.lean.withUnsafeBufferPointer({ Array($0) }) where lean.flags.contains(.exchangesSource) {
+            #expect(lean.flags.isSuperset(of: .splice) && !lean.flags.contains(.hasActions))
+        }
+    }
+
+    @Test("R8, R34: exchanges in a chain, in one region and in every region leave the machine the general path leaves")
+    func exchangesMatchTheGeneralPath() throws {
+        let chart = try Chart(Self.definition())
+        var lean = ChartInstance(chart: chart, context: [String]())
+        var general = ChartInstance(chart: chart, context: [String]())
+        general.isTracing = true
+        try lean.start()
+        try general.start()
+        let events = [
+            "next", "self", "inner", "act", "next", "deep", "back", "leave", "reset", "next", "out",
+            "tick", "tock", "side", "tick", "tock", "tick", "tick", "tock", "next",
+        ]
+        var visited: Set<[String]> = []
+        for (step, event) in events.enumerated() {
+            let a = try general.send(event)
+            let b = try lean.send(event)
+            general.trace.removeAll()
+            #expect(a == b, "step \(step), \(event)")
+            #expect(general.snapshot() == lean.snapshot(), "step \(step), \(event): \(general.activeAtomicIDs) / \(lean.activeAtomicIDs)")
+            #expect(lean.invariantViolations().isEmpty, "step \(step), \(event): \(lean.invariantViolations())")
+            visited.insert(lean.activeAtomicIDs)
+        }
+        // The walk went through the chain's and the regions' configurations it was written for.
+        #expect(visited.isSuperset(of: [["b"], ["c1"], ["q"], ["x", "u"], ["y", "u"], ["y", "v"], ["x", "v"]]))
+        #expect(lean.activeAtomicIDs == ["x", "v"] && lean.context == general.context)
+    }
+}
