@@ -23,8 +23,13 @@ extension ChartInstance {
     /// completion only if something can follow (eventless transitions, raised events, a halt,
     /// events sent by actions).
     ///
+    /// Specialized but out of line, with ``takeExternalEvent(_:)`` inlined: there the event is
+    /// known to be a user event, so its descriptor test and the scope's copy of it are compiled
+    /// for that case alone, and one call and one frame serve the whole step (flat 263 → 241
+    /// instructions per event, parallel 896 → 828).
+    ///
     /// - Returns: Whether the event enabled a transition.
-    @inlinable @inline(__always)
+    @inlinable @inline(never)
     mutating func sendLean(_ event: Event) -> Bool {
         let enabled = takeExternalEvent(.event(event))
         if chart.hasEventless || !internalQueueIsEmpty || !isRunning { runToCompletion() }

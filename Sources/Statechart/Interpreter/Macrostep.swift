@@ -34,7 +34,7 @@ extension ChartInstance {
     /// only, never for a later microstep).
     ///
     /// - Returns: Whether the event enabled a transition.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func takeExternalEvent(_ event: ChartEvent<Event>) -> Bool {
         // Only a nil test inline: the tear-down itself is out of line, so that this `defer` stays
         // small enough to be inlined (issue 16: the box's accessors made it an outlined call).
