@@ -45,6 +45,9 @@ struct ExchangeStepTests {
         d.addTransition(TransitionDefinition(on: .event("leave"), to: ["a"]), from: q)
         d.addTransition(TransitionDefinition(on: .event("back"), to: ["q"]), from: c)
         d.addTransition(TransitionDefinition(on: .event("reset"), to: ["a"]), from: top)
+        // An ancestor's transition, a candidate of both regions' atomic states: taken once.
+        d.addTransition(
+            TransitionDefinition(on: .event("all"), to: ["a"], actions: [.run("all") { $0.context.append("all") }]), from: p)
         _ = (x, y, u, v)
         return d
     }
@@ -83,7 +86,7 @@ struct ExchangeStepTests {
         try general.start()
         let events = [
             "next", "self", "inner", "act", "next", "deep", "back", "leave", "reset", "next", "out",
-            "tick", "tock", "side", "tick", "tock", "tick", "tick", "tock", "next",
+            "tick", "tock", "side", "tick", "tock", "tick", "tick", "tock", "next", "all",
         ]
         var visited: Set<[String]> = []
         for (step, event) in events.enumerated() {
@@ -97,6 +100,24 @@ struct ExchangeStepTests {
         }
         // The walk went through the chain's and the regions' configurations it was written for.
         #expect(visited.isSuperset(of: [["b"], ["c1"], ["q"], ["x", "u"], ["y", "u"], ["y", "v"], ["x", "v"]]))
-        #expect(lean.activeAtomicIDs == ["x", "v"] && lean.context == general.context)
+        #expect(lean.activeAtomicIDs == ["a"] && lean.context == general.context)
+        #expect(lean.context.filter { $0 == "all" }.count == 1)
+    }
+
+    @Test("R5: a candidate is its atomic state's own transition exactly when that state is its source; only an ancestor's is checked for being selected twice")
+    func candidatesKnowTheirOwner() throws {
+        let chart = try Chart(Self.definition())
+        var checked = 0
+        for (s, state) in chart.states.withUnsafeBufferPointer({ Array($0) }).enumerated() where state.kind.isAtomic {
+            for k in state.candidateStart..<state.candidateEnd {
+                let candidate = chart.leanCandidates[Int(k)]
+                #expect(candidate.own == (chart.transitions[Int(candidate.transition)].source == Int32(s)), "\(chart.ids[s]): \(k)")
+                checked += 1
+            }
+        }
+        // x's own tick and side, p's all, the root's none: ancestors' candidates are listed too.
+        let x = Int(chart.state(withID: "x")!.index)
+        let own = (chart.states[x].candidateStart..<chart.states[x].candidateEnd).filter { chart.leanCandidates[Int($0)].own }
+        #expect(own.count == 2 && checked > 10)
     }
 }

@@ -36,7 +36,7 @@ struct Configuration: Sendable, Equatable {
 
     /// The `position`th active state, in document order.
     @inlinable subscript(position: Int) -> Int32 {
-        Int32(bitPattern: storage[Int(listStart) + position])
+        Int32(bitPattern: storage[Int(listStart) &+ position])
     }
 
     @inlinable func contains(_ s: Int32) -> Bool {

@@ -7,7 +7,7 @@ extension ChartInstance {
         guard isRunning else { return false }
         let e = ChartEvent<Event>.event(event)
         var walk = SelectionWalk(over: self)
-        while let (t, conditional) = walk.nextCandidate(in: self, matching: e) {
+        while let (t, conditional, _) = walk.nextCandidate(in: self, matching: e) {
             if conditional, let g = chart.guardCondition(of: t), !peekGuard(g, event: e) { continue }
             return true
         }

@@ -37,14 +37,15 @@ struct SelectionWalk {
     }
 
     /// The next candidate whose descriptor matches `event`, with whether it needs more than its
-    /// descriptor (a guard, an asynchronous guard or dynamic targets); `nil` when the walk is over.
+    /// descriptor (a guard, an asynchronous guard or dynamic targets) and whether it is the
+    /// current state's own transition (``LeanCandidate/own``); `nil` when the walk is over.
     ///
     /// An exact `.event(e)` descriptor is compared inline (``LeanCandidate``); any other is
     /// matched by the transition's ``EventMatcher``.
     @inlinable @inline(__always)
     mutating func nextCandidate<Event, Context>(
         in instance: ChartInstance<Event, Context>, matching event: ChartEvent<Event>
-    ) -> (transition: Int32, conditional: Bool)? {
+    ) -> (transition: Int32, conditional: Bool, own: Bool)? {
         let chart = instance.chart
         repeat {
             while next < end {
@@ -55,7 +56,7 @@ struct SelectionWalk {
                 } else if let matcher = chart.matchers[Int(candidate.transition)], !matcher.matches(event, in: chart) {
                     continue
                 }
-                return (candidate.transition, candidate.conditional)
+                return (candidate.transition, candidate.conditional, candidate.own)
             }
         } while enterNextAtomicState(in: instance, eventless: false)
         return nil

@@ -12,8 +12,8 @@ extension ChartInstance {
     mutating func selectTransitions(for event: ChartEvent<Event>) -> Bool {
         startSelection()
         var walk = SelectionWalk(over: self)
-        while let (t, conditional) = walk.nextCandidate(in: self, matching: event) {
-            if select(t, conditional: conditional, event: event) { walk.selectedForThisState() }
+        while let (t, conditional, own) = walk.nextCandidate(in: self, matching: event) {
+            if select(t, conditional: conditional, own: own, event: event) { walk.selectedForThisState() }
         }
         return !selected.isEmpty
     }
@@ -25,7 +25,7 @@ extension ChartInstance {
         startSelection()
         var walk = SelectionWalk(over: self)
         while let (t, conditional) = walk.nextEventlessCandidate(in: self) {
-            if select(t, conditional: conditional, event: nil) { walk.selectedForThisState() }
+            if select(t, conditional: conditional, own: false, event: nil) { walk.selectedForThisState() }
         }
         return !selected.isEmpty
     }
@@ -36,13 +36,15 @@ extension ChartInstance {
         clearResolvedTargets()
     }
 
-    /// Selects a candidate whose descriptor matched when its conditions hold (rule R5).
+    /// Selects a candidate whose descriptor matched when its conditions hold (rule R5). An
+    /// ancestor's transition can be selected by several atomic states (parallel regions) and is
+    /// taken once; a state's `own` transition can be selected by that state alone.
     ///
     /// - Returns: Whether it was selected (the walk then leaves this atomic state).
     @inlinable @inline(__always)
-    mutating func select(_ t: Int32, conditional: Bool, event: @autoclosure () -> ChartEvent<Event>?) -> Bool {
+    mutating func select(_ t: Int32, conditional: Bool, own: Bool, event: @autoclosure () -> ChartEvent<Event>?) -> Bool {
         if conditional, !conditionsHold(t, event: event()) { return false }
-        if !selected.contains(t) { selected.append(t) }
+        if own || !selected.contains(t) { selected.append(t) }
         return true
     }
 
@@ -107,7 +109,7 @@ extension ChartInstance {
         // Every matching candidate with an asynchronous guard, not only the first of each state:
         // which one is selected depends on the answers.
         var walk = SelectionWalk(over: self)
-        while let (t, _) = walk.nextCandidate(in: self, matching: .event(event)) {
+        while let (t, _, _) = walk.nextCandidate(in: self, matching: .event(event)) {
             guard let condition = chart.asyncGuards[Int(t)], !result.contains(where: { $0.transition == t }) else {
                 continue
             }

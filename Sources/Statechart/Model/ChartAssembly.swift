@@ -111,11 +111,17 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             staticEntries: compiler.staticEntries, staticEntryPool: compiler.staticEntryPool,
             staticDefaults: compiler.staticDefaults, staticDefaultPool: compiler.staticDefaultPool, invokes: invokes)
         leanCandidates = TableBuffer(capacity: compiler.eventCandidates.count)
-        for t in compiler.eventCandidates {
+        let compiledStates = compiler.states.elements
+        // The atomic state whose list holds candidate `k`: the lists follow each other in state order.
+        var owner = 0
+        for (k, t) in compiler.eventCandidates.enumerated() {
+            while compiledStates[owner].candidateEnd <= k || !compiledStates[owner].kind.isAtomic { owner += 1 }
             var exact: Event?
             if case .event(let e) = matchers[Int(t)] { exact = e }
             leanCandidates.append(
-                LeanCandidate(transition: t, event: exact, conditional: lean.transitions[Int(t)].flags.contains(.conditional)))
+                LeanCandidate(
+                    transition: t, event: exact, conditional: lean.transitions[Int(t)].flags.contains(.conditional),
+                    own: compiler.shapes[Int(t)].source == Int32(owner)))
         }
         closures = ClosureBlocks(
             transitions: compiler.shapes.elements, guards: guards, actions: transitionActions, stateCount: count,

@@ -74,12 +74,17 @@ struct LeanCandidate<Event: Hashable & Sendable>: Sendable {
     @usableFromInline var event: Event?
     /// Whether it needs a guard, an asynchronous guard or dynamic targets (see ``LeanTransition/Flags/conditional``).
     @usableFromInline var conditional: Bool
+    /// Whether the transition is the state's own, not an ancestor's: no other active atomic
+    /// state has it among its candidates, so selecting it needs no check that another state
+    /// selected it already.
+    @usableFromInline var own: Bool
 
     @inlinable
-    init(transition: Int32, event: Event?, conditional: Bool) {
+    init(transition: Int32, event: Event?, conditional: Bool, own: Bool) {
         self.transition = transition
         self.event = event
         self.conditional = conditional
+        self.own = own
     }
 }
 
