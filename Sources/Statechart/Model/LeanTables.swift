@@ -178,8 +178,8 @@ struct LeanTables {
         _ shape: CompiledTransition, entries: PoolRange, pool: [Int32], states: UnsafeBufferPointer<CompiledState>
     ) -> Bool {
         let source = Int(shape.source)
-        guard source >= 0, source < states.count, states[source].kind == .atomic,
-            !states[source].hasExitActions, !states[source].hasHistoryChild,
+        // An atomic source has no children, so no history of its own to record.
+        guard source >= 0, source < states.count, states[source].kind == .atomic, !states[source].hasExitActions,
             shape.domain >= 0, shape.domain == states[source].parent, states[Int(shape.domain)].kind == .compound,
             entries.end - entries.start == 1
         else { return false }
