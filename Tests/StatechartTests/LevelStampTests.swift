@@ -120,7 +120,12 @@ struct LevelStampTests {
         top.attach(child: other, to: .b)
         let both = try TypedChartEmitter<Ev, Log>.emitting(top)
         #expect(both.definition.outline.nodes.first { $0.id == "a" }?.initial == ["a.ghost"])
-        #expect(both.definition.outline.nodes.first { $0.id == "b" }?.initial == ["b.idle"])
+        // `idle` is the child's first state, the default initial state (SCXML): not named, and
+        // entered all the same.
+        #expect(both.definition.outline.nodes.first { $0.id == "b" }?.initial == nil)
+        let chart = try Chart(both.definition)
+        let b = try #require(chart.state(withID: "b"))
+        #expect(chart.initialTransition(of: b).map { $0.targets.map { chart.id(of: $0) } } == ["b.idle"])
         // An initial state the child does not declare or mention.
         let small = Machine<Top, Ev, Log>(initial: .d) { When(.a) { On(.go, to: .b) } }
         let parent = Machine<Step, Ev, Log>(initial: .idle) { When(.idle) { On(.go, to: .busy) } }
@@ -128,6 +133,28 @@ struct LevelStampTests {
         #expect(throws: ChartError.unknownTarget("d", from: "idle", location: nil)) {
             try TypedChartEmitter<Ev, Log>.emitting(parent)
         }
+    }
+
+    @Test("a machine with attachments of its own, attached in two places, is gathered once: one table of values, its slots shared")
+    func attachedMachineGatheredOnce() throws {
+        let middle = Self.stampable("middle").attaching(child: Self.walked, to: .idle)
+        var top = Machine<Top, Ev, Log>(initial: .a) {
+            When(.a) { On(.jump, to: .b) }
+            When(.b) { On(.jump, to: .a) }
+        }
+        top.attach(child: middle, to: .a)
+        top.attach(child: middle, to: .b)
+        let emitter = try TypedChartEmitter<Ev, Log>.emitting(top)
+        // The top machine, `middle` and `walked`: their values once each.
+        #expect(emitter.valueTables.count == 3)
+        #expect(emitter.slotCount == 2 + 4 + 2)
+        let definition = emitter.definition
+        func slot(_ id: String) -> Int32? {
+            (0..<definition.nodeCount).first { definition.id(of: .init($0)) == id }.map { emitter.valueSlotOfNode[$0] }
+        }
+        #expect(slot("a.busy") != nil && slot("a.busy") == slot("b.busy"))
+        #expect(slot("a.idle.idle") != nil && slot("a.idle.idle") == slot("b.idle.idle"))
+        #expect(emitter.boxedValue(ofSlot: try #require(slot("b.idle.busy"))) == AnyHashable(Step.busy))
     }
 
     @Test("copies of a machine share its identity until its initial state or attachments change")
@@ -176,9 +203,10 @@ struct LevelStampTests {
         for (p, payload) in definition.payloads.enumerated() {
             lines.append("payload \(p) entry \(payload.onEntry.map(\.count)) exit \(payload.onExit.map(\.count))")
         }
-        lines.append("slots \(emitter.valueSlotOfNode) levels \(emitter.levelOfNode) values \(emitter.slotValues)")
+        let values = (0..<emitter.slotCount).map { emitter.boxedValue(ofSlot: $0) }
+        lines.append("slots \(emitter.valueSlotOfNode) levels \(emitter.levelOfNode) values \(values)")
         for level in emitter.levels {
-            lines.append("level \(level.container) \(level.stateIDs) finals \(level.finals.sorted()) globals \(level.globals.sorted())")
+            lines.append("level finals \(level.finals.sorted()) globals \(level.globals.sorted()) routes \(level.routes)")
         }
         lines.append("containers \(emitter.containerOfLevel) mentioned \(emitter.mentionedOnly)")
         return lines

@@ -172,6 +172,52 @@ struct TypedChartStructureTests {
         #expect(throws: ChartError.duplicateStateID("0.twin", first: nil, second: nil)) { try TypedChart(twice) }
     }
 
+    @Test("values are found by their own type, boxed, and across integer widths as AnyHashable compares them, in every place of a machine with attachments")
+    func valueLookups() throws {
+        let inner = Machine<Int, TypedStructureEvent, Void>(initial: 0) {
+            When(0) { On(.next, to: 1) }
+            When(1) { On(.next, to: 0) }
+        }
+        // A machine with a child of its own, attached at two places.
+        let middle = Machine<Phase, TypedStructureEvent, Void>(initial: .idle) {
+            When(.idle) { On(.next, to: .busy) }
+            When(.busy)
+        }.attaching(child: inner, to: .busy)
+        var top = Machine<String, TypedStructureEvent, Void>(initial: "a") {
+            When("a") { On(.jump, to: "b") }
+            When("b") { On(.jump, to: "a") }
+        }
+        top.attach(child: middle, to: "a")
+        top.attach(child: middle, to: "b")
+        let typed = try TypedChart(top)
+        let chart = typed.chart
+        func ids(_ states: [ChartStateID]) -> [String] { states.map { chart.id(of: $0) } }
+        #expect(ids(typed.states(for: Phase.busy)) == ["a.busy", "b.busy"])
+        // An optional is hashed as its value by `AnyHashable`.
+        #expect(ids(typed.states(for: Optional(Phase.busy))) == ["a.busy", "b.busy"])
+        #expect(ids(typed.states(for: 1)) == ["a.busy.1", "b.busy.1"])
+        // `AnyHashable` finds integers of different types equal; a `String` is never a `Phase`,
+        // even one spelled as its description.
+        #expect(ids(typed.states(for: Int8(1))) == ["a.busy.1", "b.busy.1"])
+        #expect(ids(typed.states(for: UInt(0))) == ["a.busy.0", "b.busy.0"])
+        #expect(typed.states(for: "busy").isEmpty)
+        #expect(typed.states(for: 2).isEmpty)
+        #expect(ids(typed.states(for: "a")) == ["a"])
+        #expect(typed.value(of: try #require(chart.state(withID: "b.busy.1"))) == AnyHashable(1))
+        #expect(typed.value(of: try #require(chart.state(withID: "b.idle"))) == AnyHashable(Phase.idle))
+        // The runtime's queries read the same tables.
+        var m = try StateMachine(top, context: ())
+        #expect(m.state == "a")
+        #expect(m.isActive(Phase.idle) && !m.isActive(Phase.busy) && !m.isActive(0))
+        try m.send(.next)
+        #expect(m.isActive(Phase.busy) && m.isActive(0) && m.isActive(Int8(0)) && !m.isActive(1) && !m.isActive("busy"))
+        #expect(m.activeStates(of: Phase.self) == [.busy])
+        #expect(m.activeStates(of: Int.self) == [0])
+        try m.send(.jump)
+        #expect(m.state == "b")
+        #expect(m.activeStateIDs == ["b.idle"])
+    }
+
     /// A state type whose description is its own, and one that prints through reflection.
     enum Phase: String, Hashable, Sendable { case idle, busy }
     struct Labelled: Hashable, Sendable, CustomStringConvertible {

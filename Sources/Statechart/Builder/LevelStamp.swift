@@ -238,14 +238,14 @@ extension TypedChartEmitter {
         let plan = stamp.plan
         let levelIndex = levels.count
         let firstNode = definition.stamp(stamp, prefix: prefix, in: container)
-        var level = TypedLevel<Context>(container: container.rawValue == 0 ? "" : definition.id(of: container))
-        level.stateIDs.reserveCapacity(plan.count)
+        var level = TypedLevel<Context>()
         for o in 0..<plan.count {
-            let id = definition.outline.nodes[firstNode + o].id
             valueSlotOfNode.append(slotBase + Int32(o))
             levelOfNode.append(Int32(levelIndex))
-            if !plan.declared[o] { mentionedOnly.append(id) }
-            level.add(id: id, role: plan.roles[o], routes: [], barrier: nil, dynamic: nil)
+            // Only a state that is mentioned, global or final is recorded by its id: a level of
+            // plain states holds nothing (most places of a machine attached many times).
+            if !plan.declared[o] { mentionedOnly.append(definition.outline.nodes[firstNode + o].id) }
+            if plan.roles[o] != .normal { level.add(id: definition.outline.nodes[firstNode + o].id, role: plan.roles[o]) }
         }
         levels.append(level)
         containerOfLevel.append(Int32(container.rawValue))

@@ -1,19 +1,20 @@
 /// A compiled typed machine: the ``Chart`` plus the tables that map its indices back to the
 /// user's values. Shared by every ``StateMachine`` that runs it.
 public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked Sendable {
-    // @unchecked: the AnyHashable values stored here wrap `Hashable & Sendable` state values
-    // only, and nothing here is mutated after init.
+    // @unchecked: the levels' closures are `@Sendable`, the value tables hold `Hashable &
+    // Sendable` state values only, and nothing here is mutated after init.
 
     /// The one chart the interpreter runs.
     public let chart: Chart<Event, Context>
-    /// By chart index: the slot of the state's value in ``slotValues``, or -1 (the root, regions
-    /// and history pseudo-states). A value per index (an optional `AnyHashable`, 40 bytes) made
-    /// a million-state chart write 40 MB of fresh pages and copy a million existentials; the
-    /// slots are the emitter's own table, taken over when the chart kept the emitter's order.
+    /// By chart index: the slot of the state's value, or -1 (the root, regions and history
+    /// pseudo-states). The slots are the emitter's own table, taken over when the chart kept the
+    /// emitter's order.
     let slotOfIndex: [Int32]
-    /// The emitter's values by slot: a machine attached in many places has its values here once.
-    let slotValues: [AnyHashable]
-    let indicesByValue: [AnyHashable: [Int32]]
+    /// Each gathered machine's values, in slot order (``StateValueTable``): a machine attached in
+    /// many places has its values, and their slots, once.
+    let valueTables: [any StateValueTable]
+    /// The states by the slot of their value.
+    let statesBySlot: StatesBySlot
     let levelOfIndex: [Int32]
     let levels: [TypedLevel<Context>]
     /// Per level, the index of its container (the root for the top level).
@@ -36,22 +37,6 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     init(emitter: TypedChartEmitter<Event, Context>, chart: Chart<Event, Context>) {
         self.chart = chart
         let reordered = Self.reorderedIndices(of: emitter.definition, in: chart)
-        // Equal values share one entry: number the distinct values by slot (one hash per slot,
-        // not per state — a machine attached in many places has one slot per value), then list
-        // each value's states in node order.
-        let slotValues = emitter.slotValues
-        var numberOfValue: [AnyHashable: Int32] = [:]
-        numberOfValue.reserveCapacity(slotValues.count)
-        var distinct: [AnyHashable] = []
-        var numberOfSlot: [Int32] = []
-        numberOfSlot.reserveCapacity(slotValues.count)
-        for value in slotValues {
-            let next = Int32(distinct.count)
-            let number = Self.read(&numberOfValue[value, default: next])
-            if number == next { distinct.append(value) }
-            numberOfSlot.append(number)
-        }
-        var indicesOfValue = [[Int32]](repeating: [], count: distinct.count)
         let slots = emitter.valueSlotOfNode
         let count = chart.stateCount
         let slotOfIndex: [Int32]
@@ -70,20 +55,14 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
             slotOfIndex = slotTable
             levelOfIndex = levelTable
         }
-        // In index order, so the states of a value attached in several places are listed in index order.
-        for i in 0..<slotOfIndex.count where slotOfIndex[i] >= 0 {
-            indicesOfValue[Int(numberOfSlot[Int(slotOfIndex[i])])].append(Int32(i))
-        }
         self.slotOfIndex = slotOfIndex
         self.levelOfIndex = levelOfIndex
-        self.slotValues = slotValues
-        self.indicesByValue = Dictionary(uniqueKeysWithValues: zip(distinct, indicesOfValue))
+        self.valueTables = emitter.valueTables
+        self.statesBySlot = StatesBySlot(slotOfIndex: slotOfIndex, slotCount: Int(emitter.slotCount))
         self.levels = emitter.levels
         self.containerOfLevel = emitter.containerOfLevel.map { reordered?[Int($0)] ?? $0 }
         self.mentionedOnly = emitter.mentionedOnly.compactMap { chart.state(withID: $0)?.index }
     }
-
-    private static func read(_ value: inout Int32) -> Int32 { value }
 
     /// The chart index of each definition node, or `nil` when it is the node's own index. The
     /// compiler numbers states in document order, and the emitter adds every node in that order
@@ -107,13 +86,51 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     /// The typed value of the state at this chart index, if it has one.
     func value(at index: Int) -> AnyHashable? {
         let slot = slotOfIndex[index]
-        return slot < 0 ? nil : slotValues[Int(slot)]
+        guard slot >= 0 else { return nil }
+        let table = valueTables[valueTableIndex(ofSlot: slot, in: valueTables)]
+        return table.boxedValue(at: Int(slot - table.slotBase))
+    }
+
+    /// The value of the state at this chart index when it is a `T` (unboxed: `StateMachine.state`
+    /// reads the top-level value this way).
+    func value<T>(at index: Int, as type: T.Type) -> T? {
+        let slot = slotOfIndex[index]
+        guard slot >= 0 else { return nil }
+        let table = valueTables[valueTableIndex(ofSlot: slot, in: valueTables)]
+        return table.value(at: Int(slot - table.slotBase), as: type)
     }
 
     /// Every state whose value is `value` (one unless a machine is attached in several places).
     public func states<T: Hashable & Sendable>(for value: T) -> [ChartStateID] {
-        (indicesByValue[AnyHashable(value)] ?? []).map(ChartStateID.init)
+        indices(of: value).map(ChartStateID.init)
     }
+
+    /// The chart indices of the states whose value equals `value` as `AnyHashable` compares them,
+    /// in index order: each machine's table is asked (a lookup in its own dictionary when the
+    /// types agree), then each slot found lists its states.
+    func indices<T: Hashable & Sendable>(of value: T) -> [Int32] {
+        var found: [Int32] = []
+        var tables = 0
+        for table in valueTables {
+            guard let ordinal = table.ordinal(of: value) else { continue }
+            found.append(contentsOf: statesBySlot[Int(table.slotBase) + ordinal])
+            tables += 1
+        }
+        // Values equal across machines (an `Int` state at two levels): their states in index order.
+        if tables > 1 { found.sort() }
+        return found
+    }
+}
+
+/// The index in `tables` (in slot order) of the table that holds `slot`.
+func valueTableIndex(ofSlot slot: Int32, in tables: [any StateValueTable]) -> Int {
+    var low = 0
+    var high = tables.count - 1
+    while low < high {
+        let middle = (low + high + 1) / 2
+        if tables[middle].slotBase <= slot { low = middle } else { high = middle - 1 }
+    }
+    return low
 }
 
 extension TypedChart {
@@ -129,13 +146,12 @@ extension TypedChart {
     /// own transitions, for reachability: from each state of a level to each state it may request.
     func requestEdges() -> [(from: Int32, to: Int32)] {
         var edges: [(from: Int32, to: Int32)] = []
-        for level in levels {
-            for from in level.stateIDs {
-                guard let f = chart.state(withID: from)?.index else { continue }
-                let targets = (level.routes[from] ?? []).union(level.finals.contains(from) ? [] : level.globals)
-                for to in targets.sorted() where to != from {
-                    if let t = chart.state(withID: to)?.index { edges.append((f, t)) }
-                }
+        for f in 0..<levelOfIndex.count where levelOfIndex[f] >= 0 {
+            let level = levels[Int(levelOfIndex[f])]
+            let from = chart.ids[f]
+            let targets = (level.routes[from] ?? []).union(level.finals.contains(from) ? [] : level.globals)
+            for to in targets.sorted() where to != from {
+                if let t = chart.state(withID: to)?.index { edges.append((Int32(f), t)) }
             }
         }
         return edges

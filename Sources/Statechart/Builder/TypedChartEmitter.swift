@@ -13,12 +13,13 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     /// By definition node: the state's typed value (`nil` for the root, regions and history
     /// pseudo-states). Indexed by node, not keyed by id: a million-state chart hashed a million
     /// ids into each of three dictionaries here and looked each up again in ``TypedChart``.
-    /// By definition node: the slot of its value in ``slotValues``, or -1. A machine attached in
-    /// many places has its values in ``slotValues`` once, so ``TypedChart`` hashes each distinct
-    /// slot once rather than each state's value.
+    /// By definition node: the slot of its value, or -1. A machine attached in many places has
+    /// its values' slots once, in its ``StateValueTable``.
     var valueSlotOfNode: [Int32] = [-1]
-    /// Values by slot: each gathered machine's values, boxed once, from its ``GatheredMachine/slotBase``.
-    var slotValues: [AnyHashable] = []
+    /// Each gathered machine's values, from its ``GatheredMachine/slotBase``, in slot order.
+    var valueTables: [any StateValueTable] = []
+    /// The number of slots so far: where the next gathered machine's values start.
+    var slotCount: Int32 = 0
     /// By definition node: the index of the level the state belongs to, or -1.
     var levelOfNode: [Int32] = [-1]
     var levels: [TypedLevel<Context>] = []
@@ -130,10 +131,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         // of a type generic over `Context`, looked its metadata up (children emitted meanwhile
         // append their own levels after this one's place).
         let levelIndex = levels.count
-        var level = TypedLevel<Context>(container: container.rawValue == 0 ? "" : definition.id(of: container))
-        levels.append(TypedLevel(container: ""))
+        var level = TypedLevel<Context>()
+        levels.append(TypedLevel())
         containerOfLevel.append(Int32(container.rawValue))
-        level.stateIDs.reserveCapacity(ids.count)
         // Closures that map between values and ids at run time share these tables; most levels have none.
         let lookup = LevelValues(valueOf: g.needsLookups ? Dictionary(uniqueKeysWithValues: zip(ids, g.values)) : [:])
         let idOf: [S: String] = g.needsLookups ? Dictionary(uniqueKeysWithValues: zip(g.values, ids)) : [:]
@@ -217,7 +217,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 addTransition(spec, from: node, sourceID: id, targets: targets)
             }
             guard let extras else {
-                level.add(id: id, role: role, routes: [], barrier: nil, dynamic: nil)
+                level.add(id: id, role: role)
                 continue
             }
             // Delayed transitions: a timer started on entry and cancelled on exit (rule R45).
@@ -300,30 +300,38 @@ final class KnownMachine {
 }
 
 /// A machine's gathered declarations and the descriptions of its values, reused for each
-    /// place the same child machine is attached.
+    /// place the same machine is attached.
     ///
-    /// The key is the machine's identity, which its copies share until one changes what it
-    /// emits. A machine with attachments of its own is gathered afresh (its attachments are part
-    /// of it, and each is emitted at its own place).
+    /// The key is the machine's identity, which its copies share until one changes its initial
+    /// state or its attachments: nothing gathered depends on the place (a machine with
+    /// attachments of its own lists the same children at every place, each emitted there), so
+    /// a machine's values have their slots once, in one ``StateValueTable``, however many
+    /// places it has.
     private mutating func gather<S>(_ machine: Machine<S, Event, Context>, name: String) throws(ChartError)
         -> GatheredMachine<S, Event, Context>
     {
-        let key: ObjectIdentifier? = machine.attachments.isEmpty ? ObjectIdentifier(machine.identity) : nil
         // An identity belongs to machines of one type, so the cast cannot fail.
-        if let key, let known = knownMachines[key] { return unsafeDowncast(known.gathered, to: GatheredMachine<S, Event, Context>.self) }
-        let gathered = try GatheredMachine(gathering: machine, name: name, slotBase: Int32(slotValues.count))
+        if let known = knownMachines[ObjectIdentifier(machine.identity)] {
+            return unsafeDowncast(known.gathered, to: GatheredMachine<S, Event, Context>.self)
+        }
+        let gathered = try GatheredMachine(gathering: machine, name: name, slotBase: slotCount)
         register(gathered, of: machine)
         return gathered
     }
 
-    /// Takes in a machine's gathered declarations: its values get their slots, and a machine
-    /// without attachments is known by its identity from then on (``gather(_:name:)``).
+    /// Takes in a machine's gathered declarations: its values get their slots, and the machine is
+    /// known by its identity from then on (``gather(_:name:)``).
     mutating func register<S>(_ gathered: GatheredMachine<S, Event, Context>, of machine: Machine<S, Event, Context>) {
-        slotValues.append(contentsOf: gathered.boxedValues)
-        if machine.attachments.isEmpty {
-            knownMachines[ObjectIdentifier(machine.identity)] = KnownMachine(
-                identity: machine.identity, gathered: gathered, slotBase: gathered.slotBase)
-        }
+        valueTables.append(gathered.values)
+        slotCount += Int32(gathered.values.count)
+        knownMachines[ObjectIdentifier(machine.identity)] = KnownMachine(
+            identity: machine.identity, gathered: gathered, slotBase: gathered.slotBase)
+    }
+
+    /// The value of a slot, boxed (for references and diagnostics, not on any hot path).
+    func boxedValue(ofSlot slot: Int32) -> AnyHashable {
+        let table = valueTables[valueTableIndex(ofSlot: slot, in: valueTables)]
+        return table.boxedValue(at: Int(slot - table.slotBase))
     }
 
     /// Emits an attached child into `node` and sets `node`'s initial: the child's initial state,
@@ -344,7 +352,11 @@ final class KnownMachine {
             childInitial = try child.emit(&self, node, id)
         }
         if child.history == .none {
-            definition.setInitial([childInitial], of: node)
+            // A child that starts in its first state needs no initial: that is the default
+            // (SCXML), and naming it cost a list of ids per place for the compiler to look up.
+            if !definition.outline.isDefaultInitial(childInitial, of: node.rawValue) {
+                definition.setInitial([childInitial], of: node)
+            }
         } else {
             let historyID = "\(id).history"
             let h = addNode(historyID, kind: .history(child.history == .deep ? .deep : .shallow), in: node)
@@ -388,7 +400,7 @@ final class KnownMachine {
             var node: ChartDefinition<Event, Context>.Node? = .init(n)
             while let current = node {
                 let slot = valueSlotOfNode[current.rawValue]
-                if slot >= 0 { path.append(slotValues[Int(slot)]) }
+                if slot >= 0 { path.append(boxedValue(ofSlot: slot)) }
                 node = definition.parent(of: current)
             }
             valuePaths[definition.id(of: .init(n))] = path.reversed()
@@ -423,9 +435,10 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
     @usableFromInline let level: GatheredLevel<S, Event, Context>
     @usableFromInline let names: [String]
     @usableFromInline let repeatedName: String?
-    @usableFromInline let boxedValues: [AnyHashable]
-    /// Where ``boxedValues`` start in the emitter's ``TypedChartEmitter/slotValues``.
-    @usableFromInline let slotBase: Int32
+    /// The values and their ordinals, for ``TypedChart`` (shares the level's arrays).
+    @usableFromInline let values: StateValues<S>
+    /// Where the values' slots start among the emitter's.
+    @usableFromInline var slotBase: Int32 { values.slotBase }
     /// By transition of ``level``: whether it is prepared — its targets are none or states of
     /// this level, and it does not wait for a child's done event (whose state depends on where
     /// the child goes). The others are built at each place, from their specification.
@@ -456,14 +469,10 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
 
     @inlinable
     init(level: GatheredLevel<S, Event, Context>, names: [String], repeatedName: String?, slotBase: Int32) {
-        self.slotBase = slotBase
         self.level = level
         self.names = names
         self.repeatedName = repeatedName
-        var boxed: [AnyHashable] = []
-        boxed.reserveCapacity(level.values.count)
-        for o in 0..<level.values.count { boxed.append(AnyHashable(level.values[o])) }
-        boxedValues = boxed
+        values = StateValues(values: level.values, ordinalOf: level.ordinalOf, slotBase: slotBase)
         let count = level.transitions.count
         var isPrepared: [Bool] = [], definitions: [TransitionDefinition<Event, Context>] = []
         var outlines: [TransitionOutline] = [], isDoneOfSource: [Bool] = [], targetOrdinals: [[Int32]] = []
@@ -581,10 +590,10 @@ enum BarrierAnswer: Sendable {
     case redirect(String)
 }
 
-/// What the typed runtime knows about one machine level.
+/// What the typed runtime knows about one machine level, by state id: its global and final
+/// states, routes, barriers and dynamic transitions. Its states are the chart's states whose
+/// ``TypedChart/levelOfIndex`` is the level's index; a level of plain states holds nothing.
 struct TypedLevel<Context>: Sendable {
-    var container: String
-    var stateIDs: [String] = []
     var globals: Set<String> = []
     var finals: Set<String> = []
     var routes: [String: Set<String>] = [:]
@@ -601,14 +610,13 @@ struct TypedLevel<Context>: Sendable {
     /// The dynamic transition of the state `id`, if it has one.
     func dynamic(of id: String) -> (@Sendable (Context) -> String)? { dynamics?[id] }
 
-    init(container: String) { self.container = container }
+    init() {}
 
     /// Adds a state in place: copying the level for each state made a level of n states cost O(n²).
     mutating func add(
-        id: String, role: StateRole, routes: [String], barrier: (@Sendable (String, Context) -> BarrierAnswer)?,
-        dynamic: (@Sendable (Context) -> String)?
+        id: String, role: StateRole, routes: [String] = [], barrier: (@Sendable (String, Context) -> BarrierAnswer)? = nil,
+        dynamic: (@Sendable (Context) -> String)? = nil
     ) {
-        stateIDs.append(id)
         if role == .global || role == .finalGlobal { globals.insert(id) }
         if role == .final || role == .finalGlobal { finals.insert(id) }
         // A state without routes has no entry: readers treat a missing entry as none.

@@ -69,6 +69,17 @@ struct DefinitionOutline: Sendable {
         nodes[node].transitionCount += 1
     }
 
+    /// Whether `id` names the state `node` enters when it names no initial state: its first
+    /// child that is not a history pseudo-state (SCXML; ``ChartCompiler`` does the same).
+    func isDefaultInitial(_ id: String, of node: Int) -> Bool {
+        var c = nodes[node].firstChild
+        while c >= 0 {
+            guard case .history = nodes[Int(c)].kind else { return nodes[Int(c)].id == id }
+            c = nodes[Int(c)].nextSibling
+        }
+        return false
+    }
+
     func children(of node: Int) -> [Int32] {
         var out: [Int32] = []
         out.reserveCapacity(Int(nodes[node].childCount))

@@ -53,7 +53,7 @@ extension StateMachine {
     }
 
     func topLevelID(of value: State) -> String? {
-        (typed.indicesByValue[AnyHashable(value)] ?? []).first { typed.levelOfIndex[Int($0)] == 0 }
+        typed.indices(of: value).first { typed.levelOfIndex[Int($0)] == 0 }
             .map { typed.chart.ids[Int($0)] }
     }
 

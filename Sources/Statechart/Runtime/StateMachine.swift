@@ -207,7 +207,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// The active top-level state (after the machine finished: the final state it stopped in).
     public var state: State {
-        if let f = core.finalState, !core.isRunning, let v = typed.value(of: f)?.base as? State { return v }
+        if let f = core.finalState, !core.isRunning, let v = typed.value(at: Int(f.index), as: State.self) { return v }
         // The top level always has exactly one active state while the machine runs.
         return topState(in: core.activeStates) ?? initialState
     }
@@ -215,7 +215,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     var initialState: State {
         let root = typed.chart.states[0]
         let first = typed.chart.targets(of: root.initialTransition)[0]
-        guard let v = typed.value(at: Int(first))?.base as? State else {
+        guard let v = typed.value(at: Int(first), as: State.self) else {
             preconditionFailure("the top level of a typed chart holds State values")
         }
         return v
@@ -226,14 +226,14 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         for s in states {
             var i = s.index
             while i > 0 && typed.chart.states[Int(i)].parent != 0 { i = typed.chart.states[Int(i)].parent }
-            if i > 0, let v = typed.value(at: Int(i))?.base as? State { return v }
+            if i > 0, let v = typed.value(at: Int(i), as: State.self) { return v }
         }
         return nil
     }
 
     /// Whether a state with this value (of any machine level) is active.
     public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool {
-        for i in typed.indicesByValue[AnyHashable(value)] ?? [] where core.configuration.contains(i) { return true }
+        for i in typed.indices(of: value) where core.configuration.contains(i) { return true }
         if !core.isRunning, let f = core.finalState, typed.value(of: f) == AnyHashable(value) { return true }
         return false
     }

@@ -38,7 +38,7 @@ extension StateMachine {
     @usableFromInline
     func checkedRequest<T: Hashable & Sendable>(for target: T) throws(MachineError) -> ChartStateID? {
         try refuseAfterEnd()  // rule R68: before the target is even looked up
-        let candidates = typed.indicesByValue[AnyHashable(target)] ?? []
+        let candidates = typed.indices(of: target)
         guard !candidates.isEmpty else { throw .unknownState("\(target)") }
         // Among several places where T's machine runs, the active one.
         let index = candidates.first { isLevelActive(of: $0) } ?? candidates[0]
