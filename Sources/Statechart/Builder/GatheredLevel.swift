@@ -68,16 +68,18 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
         childLists.append(to: ordinal)
     }
 
-    /// Room for `states` states and as many transitions, so that a small level grows its tables once.
+    /// Room for `states` states, `transitions` transitions and `children` attached children, so
+    /// that a level grows its tables once.
     @inlinable
-    mutating func reserve(_ states: Int) {
+    mutating func reserve(_ states: Int, transitions: Int, children: Int) {
         values.reserveCapacity(states)
         ordinalOf.reserveCapacity(states)
         declared.reserveCapacity(states)
         roles.reserveCapacity(states)
-        transitions.reserveCapacity(states)
-        transitionLists.reserve(ordinals: states, items: states)
-        childLists.reserve(ordinals: states, items: 0)
+        self.transitions.reserveCapacity(transitions)
+        transitionLists.reserve(ordinals: states, items: transitions)
+        self.children.reserveCapacity(children)
+        childLists.reserve(ordinals: states, items: children)
         extrasIndex.reserveCapacity(states)
     }
 
@@ -139,8 +141,11 @@ extension GatheredLevel {
     /// Gathers a machine's body and attachments, in first-mention order.
     @inlinable
     init(_ machine: Machine<S, Event, Context>, name: String) throws(ChartError) {
-        // Usually one element declares one state: a first estimate of the level's size.
-        reserve(machine.elements.count + machine.attachments.count)
+        // Usually one element declares one state with a transition: a first estimate of the
+        // level's size (attachments may add states of their own).
+        reserve(
+            machine.elements.count + machine.attachments.count, transitions: machine.elements.count,
+            children: machine.attachments.count)
         for element in machine.elements {
             switch element.kind {
             case .state(let s, let role, let content):

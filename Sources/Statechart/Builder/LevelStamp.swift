@@ -61,7 +61,7 @@ final class LevelStamp<Event: Hashable & Sendable, Context> {
                 transitions.append(gathered.preparedDefinitions[current])
                 plan.addTransition(
                     gathered.preparedOutlines[current], doneOfSource: gathered.isDoneOfSource[current],
-                    targets: gathered.targetOrdinals[current])
+                    targets: gathered.targets(of: current))
             }
             if let extras = level.extras(of: o) {
                 guard extras.routes.isEmpty, extras.barrier == nil, extras.dynamic == nil, extras.afters.isEmpty,
@@ -106,6 +106,9 @@ struct LevelPlan: Sendable {
     /// of the stamp's ``LevelStamp/entryActions``, likewise for exits.
     private(set) var entryStart: [Int32] = [0]
     private(set) var exitStart: [Int32] = [0]
+    /// Each state's node as every place adds it, but for its id, parent and links: its kind,
+    /// block counts and number of transitions (``DefinitionOutline/stamp(_:prefix:in:shared:own:)``).
+    private(set) var nodes: [NodeOutline] = []
 
     init(names: [String], roles: [StateRole], declared: [Bool]) {
         self.names = names
@@ -119,7 +122,7 @@ struct LevelPlan: Sendable {
     /// The id of state `o` at a place whose ids start with `prefix` (the top level has none).
     func id(_ o: Int, prefix: String) -> String { prefix.isEmpty ? names[o] : prefix + dottedNames[o] }
 
-    mutating func addTransition(_ outline: TransitionOutline, doneOfSource: Bool, targets: [Int32]) {
+    mutating func addTransition(_ outline: TransitionOutline, doneOfSource: Bool, targets: ArraySlice<Int32>) {
         outlines.append(outline)
         isDoneOfSource.append(doneOfSource)
         targetOrdinals.append(contentsOf: targets)
@@ -128,9 +131,18 @@ struct LevelPlan: Sendable {
 
     /// Ends the current state: its transitions were added, and the actions so far are its and its predecessors'.
     mutating func endState(entryActions: Int, exitActions: Int) {
+        let o = nodes.count
         transitionStart.append(Int32(outlines.count))
         entryStart.append(Int32(entryActions))
         exitStart.append(Int32(exitActions))
+        let isFinal = roles[o] == .final || roles[o] == .finalGlobal
+        var node = NodeOutline(id: "", kind: isFinal ? .final : .state, parent: -1, initial: nil, location: nil)
+        node.entryBlockCount = entryBlocks(o)
+        node.hasEntryActions = entryBlocks(o) > 0
+        node.exitBlockCount = exitBlocks(o)
+        node.hasExitActions = exitBlocks(o) > 0
+        node.transitionCount = transitionStart[o + 1] - transitionStart[o]
+        nodes.append(node)
     }
 
     /// The number of entry and exit blocks of state `o`.
@@ -151,36 +163,48 @@ extension DefinitionOutline {
     mutating func stamp(_ plan: LevelPlan, prefix: String, in container: Int, shared: Int, own: Int) -> Int {
         let firstNode = nodes.count
         let firstTransition = transitions.count
+        let count = plan.count
+        // The plan's nodes and outlines in two bulk copies, then what differs at this place,
+        // through one buffer each: appended and linked one by one, each state's node was built
+        // twice and each write checked its array's uniqueness (about 1,000 instructions a state).
+        nodes.append(contentsOf: plan.nodes)
+        transitions.append(contentsOf: plan.outlines)
         var own = own
-        for o in 0..<plan.count {
-            let node = nodes.count
-            let role = plan.roles[o]
-            let isFinal = role == .final || role == .finalGlobal
-            let id = plan.id(o, prefix: prefix)
-            var outline = NodeOutline(id: id, kind: isFinal ? .final : .state, parent: Int32(container), initial: nil, location: nil)
-            outline.entryBlockCount = plan.entryBlocks(o)
-            outline.hasEntryActions = plan.entryBlocks(o) > 0
-            outline.exitBlockCount = plan.exitBlocks(o)
-            outline.hasExitActions = plan.exitBlocks(o) > 0
-            // Consumed: appended as a copy, the record's strings and arrays were retained and released.
-            nodes.append(consume outline)
-            appendChild(Int32(node), to: container)
-            var p = Int(plan.transitionStart[o])
-            while p < plan.transitionStart[o + 1] {
-                // Appended, then changed in place: changed in a local first, it was copied twice.
-                let k = transitions.count
-                appendTransition(plan.outlines[p], to: node)
-                if plan.isDoneOfSource[p] {
-                    transitions[k].doneReference = id
-                    transitions[k].declared = Int32(own)
-                    own += 1
-                } else {
-                    transitions[k].declared = Int32(shared + p)
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            transitions.withUnsafeMutableBufferPointer { transitions in
+                for o in 0..<count {
+                    let node = firstNode + o
+                    let id = plan.id(o, prefix: prefix)
+                    nodes[node].parent = Int32(container)
+                    // The level's states are siblings, in order.
+                    if o + 1 < count { nodes[node].nextSibling = Int32(node + 1) }
+                    let start = Int(plan.transitionStart[o])
+                    let end = Int(plan.transitionStart[o + 1])
+                    if start < end {
+                        nodes[node].firstTransition = Int32(firstTransition + start)
+                        nodes[node].lastTransition = Int32(firstTransition + end - 1)
+                    }
+                    for p in start..<end {
+                        let k = firstTransition + p
+                        if p + 1 < end { transitions[k].next = Int32(k + 1) }
+                        if plan.isDoneOfSource[p] {
+                            transitions[k].doneReference = id
+                            transitions[k].declared = Int32(own)
+                            own += 1
+                        } else {
+                            transitions[k].declared = Int32(shared + p)
+                        }
+                    }
+                    nodes[node].id = id
                 }
-                p += 1
             }
         }
-        for o in 0..<plan.count {
+        // The container's children: the level's states after any it has.
+        let last = nodes[container].lastChild
+        if last < 0 { nodes[container].firstChild = Int32(firstNode) } else { nodes[Int(last)].nextSibling = Int32(firstNode) }
+        nodes[container].lastChild = Int32(firstNode + count - 1)
+        nodes[container].childCount += Int32(count)
+        for o in 0..<count {
             requestRoutes.append(RequestRoute(targetNode: Int32(firstNode + o), container: Int32(container), targetName: -1))
         }
         for p in 0..<plan.outlines.count where plan.targetStart[p] < plan.targetStart[p + 1] {

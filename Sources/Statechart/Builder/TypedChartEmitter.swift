@@ -163,9 +163,11 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 id, kind: isFinal ? .final : (childCount >= 2 ? .parallel : .state), in: container,
                 valueSlot: gathered.slotBase + Int32(o), level: levelIndex)
             nodeOfOrdinal.append(Int32(node.rawValue))
-            // The state whose done event says that one child finished (rule R67): the region
-            // of each of several children, or the state itself for a single child. A few pairs,
-            // searched in order: a dictionary cost a hash and an insertion per attached child.
+            // The state whose done event says that one child finished (rule R67): the state
+            // itself for a single child (most states that have one: no list to allocate), the
+            // region of each of several. A few pairs, searched in order: a dictionary cost a hash
+            // and an insertion per attached child.
+            var onlyChild: String?
             var doneStateOfChild: [(child: String, state: String)] = []
             if let extras {
                 // Loops by index here: unspecialized, a `for-in` over a generic array instantiates
@@ -180,7 +182,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             if childCount == 1 {
                 let child = g.children[Int(g.childLists.first[o])]
                 try emitChild(child, into: node, id: id)
-                doneStateOfChild.append((child.name ?? "region1", id))
+                onlyChild = child.name ?? "region1"
             } else if childCount > 1 {
                 var c = g.childLists.first[o]
                 var i = 0
@@ -208,7 +210,8 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 }
                 var spec = g.transitions[current]
                 if let child = spec.doneOfChild {
-                    guard let doneState = doneStateOfChild.last(where: { $0.child == child })?.state else {
+                    guard let doneState = onlyChild == child ? id : doneStateOfChild.last(where: { $0.child == child })?.state
+                    else {
                         throw .invalidStructure(
                             id, reason: "OnDone(child: \"\(child)\") names no child attached to this state", location: nil)
                     }
@@ -272,7 +275,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         // Plain loops over concrete arrays: a lazy map here ran through generic witnesses.
         var targetNodes: [Int32] = []
         for p in 0..<preparedAt.count {
-            let ordinals = gathered.targetOrdinals[preparedAt[p].machine]
+            let ordinals = gathered.targets(of: preparedAt[p].machine)
             if ordinals.isEmpty { continue }
             targetNodes.removeAll(keepingCapacity: true)
             for o in ordinals { targetNodes.append(nodeOfOrdinal[Int(o)]) }
@@ -446,12 +449,14 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
     /// and a variable of a class is checked for exclusive access at each read.
     @usableFromInline let isPrepared: [Bool]
     /// By transition: the prepared transition and outline, without targets (a `.done` event of
-    /// its source is set at each place), whether its event is the done event of its source, and
-    /// the ordinals of its targets.
+    /// its source is set at each place), and whether its event is the done event of its source.
     @usableFromInline let preparedDefinitions: [TransitionDefinition<Event, Context>]
     @usableFromInline let preparedOutlines: [TransitionOutline]
     @usableFromInline let isDoneOfSource: [Bool]
-    @usableFromInline let targetOrdinals: [[Int32]]
+    /// The ordinals of each prepared transition's targets, `targetOrdinals[targetStart[k] ..<
+    /// targetStart[k + 1]]` (none for the others): two flat arrays, not an array per transition.
+    @usableFromInline let targetStart: [Int32]
+    @usableFromInline let targetOrdinals: [Int32]
     /// How the level is stamped at each place, when nothing in it depends on the place: worked
     /// out at the first place, from the tables above.
     lazy var stamp: LevelStamp<Event, Context>? = LevelStamp.of(self)
@@ -475,43 +480,49 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
         values = StateValues(values: level.values, ordinalOf: level.ordinalOf, slotBase: slotBase)
         let count = level.transitions.count
         var isPrepared: [Bool] = [], definitions: [TransitionDefinition<Event, Context>] = []
-        var outlines: [TransitionOutline] = [], isDoneOfSource: [Bool] = [], targetOrdinals: [[Int32]] = []
+        var outlines: [TransitionOutline] = [], isDoneOfSource: [Bool] = []
+        var targetStart: [Int32] = [0], targetOrdinals: [Int32] = []
         isPrepared.reserveCapacity(count)
         definitions.reserveCapacity(count)
         outlines.reserveCapacity(count)
         isDoneOfSource.reserveCapacity(count)
+        targetStart.reserveCapacity(count + 1)
         targetOrdinals.reserveCapacity(count)
         for k in 0..<count {
             let spec = level.transitions[k]
-            var ordinals: [Int32] = []
             var prepared = spec.doneOfChild == nil
             switch spec.target {
             case .none: break
             case .states(let ss):
-                ordinals.reserveCapacity(ss.count)
                 for s in ss {
                     guard let o = level.ordinalOf[s] else {
                         prepared = false
                         break
                     }
-                    ordinals.append(Int32(o))
+                    targetOrdinals.append(Int32(o))
                 }
             case .refs, .dynamic: prepared = false
             }
+            if !prepared { targetOrdinals.removeSubrange(Int(targetStart[k])...) }
+            targetStart.append(Int32(targetOrdinals.count))
             // The event a `.done` of the source will have, so that the outline records a done reference.
             let t = spec.definition(source: "")
             isPrepared.append(prepared)
             outlines.append(TransitionOutline(t, declared: -1))
             definitions.append(t)
             isDoneOfSource.append(spec.doneOfSource)
-            targetOrdinals.append(prepared ? ordinals : [])
         }
         self.isPrepared = isPrepared
         preparedDefinitions = definitions
         preparedOutlines = outlines
         self.isDoneOfSource = isDoneOfSource
+        self.targetStart = targetStart
         self.targetOrdinals = targetOrdinals
     }
+
+    /// The ordinals of prepared transition `k`'s targets.
+    @usableFromInline
+    func targets(of k: Int) -> ArraySlice<Int32> { targetOrdinals[Int(targetStart[k])..<Int(targetStart[k + 1])] }
 }
 
 /// A state value's description, its id within its level: `"\(value)"`. For the two state types
