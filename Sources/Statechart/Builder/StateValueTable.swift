@@ -2,11 +2,12 @@
 /// ``TypedChart`` maps a chart index to, and a value back to its states with.
 ///
 /// One table per gathered level, not one `AnyHashable` per state for the whole chart: boxing each
-/// value (about 770 instructions for an `Int`) and hashing each box into two dictionaries cost a
-/// 1,000,000-state typed chart about a tenth of its build (issue 16, "Values by level"). The
+/// value (about 770 instructions for an `Int`) and hashing each box into two dictionaries took
+/// about a tenth of the instructions of building a large typed chart (issue 16, "Values by
+/// level"). The
 /// level's own dictionary, made when it was gathered, answers a lookup by a value of its own type;
 /// a value of another type is compared through `AnyHashable` only when the two types can be equal
-/// that way (``comparesAcrossTypes``), so every lookup keeps `AnyHashable`'s equality.
+/// that way (``AnyHashableKind``), so every lookup keeps `AnyHashable`'s equality.
 @usableFromInline
 protocol StateValueTable: AnyObject, Sendable {
     /// Where this level's values start among the chart's value slots.
@@ -28,10 +29,9 @@ final class StateValues<S: Hashable & Sendable>: StateValueTable, @unchecked Sen
     @usableFromInline let slotBase: Int32
     let values: [S]
     let ordinalOf: [S: Int]
-    /// Whether a value of another type can equal one of these as `AnyHashable` (integers of
-    /// different widths, floating-point values, class instances of a hierarchy, values whose
-    /// `AnyHashable` form is another type's): then lookups by such values compare one by one.
-    let comparesAcrossTypes: Bool
+    /// How a value of another type can still equal one of these as `AnyHashable`
+    /// (``AnyHashableKind``): then a lookup by it compares the values one by one.
+    let kind: AnyHashableKind
 
     /// Shares the gathered level's arrays (no copy).
     @usableFromInline
@@ -39,7 +39,7 @@ final class StateValues<S: Hashable & Sendable>: StateValueTable, @unchecked Sen
         self.slotBase = slotBase
         self.values = values
         self.ordinalOf = ordinalOf
-        comparesAcrossTypes = values.first.map { mayEqualOtherTypes($0) } ?? false
+        kind = values.first.map { AnyHashableKind(of: $0) } ?? .plain
     }
 
     @usableFromInline var count: Int { values.count }
@@ -53,22 +53,43 @@ final class StateValues<S: Hashable & Sendable>: StateValueTable, @unchecked Sen
     @usableFromInline func ordinal<T: Hashable & Sendable>(of value: T) -> Int? {
         if T.self == S.self, let s = value as? S { return ordinalOf[s] }
         let boxed = AnyHashable(value)
-        // A value of this type passed in a box (as `AnyHashable`): hashed as itself.
-        if !comparesAcrossTypes, let s = boxed.base as? S { return ordinalOf[s] }
-        guard comparesAcrossTypes || mayEqualOtherTypes(value) else { return nil }
+        // A value whose `AnyHashable` form is of this type: hashed as itself. Not a cast, which
+        // would unwrap an optional that `AnyHashable` finds unequal to its wrapped value.
+        if type(of: boxed.base) == S.self, let s = boxed.base as? S { return ordinalOf[s] }
+        guard kind.mayEqual(AnyHashableKind(of: value)) else { return nil }
         for o in 0..<values.count where AnyHashable(values[o]) == boxed { return o }
         return nil
     }
 }
 
-/// Whether `AnyHashable` can find `value` equal to a value of another type: numbers compare across
-/// their types, a class instance may equal one of its superclass, and a value whose `AnyHashable`
-/// form is another type's (an optional, a box) compares as that type. Any other two values of
-/// different types are unequal as `AnyHashable`.
+/// How `AnyHashable` compares a value with values of other types. Two values of different types
+/// are unequal as `AnyHashable` unless both are numbers (integers and floating-point numbers
+/// compare by value, `1 == 1.0`), both are class instances (one may be of a subclass of the
+/// other's class), or one's `AnyHashable` form is of another type than the value itself: only
+/// then does a lookup compare values one by one.
 @usableFromInline
-func mayEqualOtherTypes<V: Hashable>(_ value: V) -> Bool {
-    if V.self is AnyObject.Type || V.self is any BinaryInteger.Type || V.self is any FloatingPoint.Type { return true }
-    return type(of: AnyHashable(value).base) != V.self
+enum AnyHashableKind: Sendable {
+    case plain, number, object, represented
+
+    init<V: Hashable>(of value: V) {
+        if V.self is any BinaryInteger.Type || V.self is any FloatingPoint.Type {
+            self = .number
+        } else if V.self is AnyObject.Type {
+            self = .object
+        } else if type(of: AnyHashable(value).base) != V.self {
+            self = .represented
+        } else {
+            self = .plain
+        }
+    }
+
+    /// Whether a value of this kind can equal, as `AnyHashable`, a value of another type of `other`'s kind.
+    func mayEqual(_ other: AnyHashableKind) -> Bool {
+        switch (self, other) {
+        case (.represented, _), (_, .represented), (.number, .number), (.object, .object): true
+        default: false
+        }
+    }
 }
 
 /// Every state of a typed chart by the slot of its value: `indices[start[slot] ..< start[slot + 1]]`,
