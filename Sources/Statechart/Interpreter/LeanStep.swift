@@ -323,7 +323,7 @@ extension ChartInstance {
         let applies: Bool = chart.states.withUnsafeBufferPointer { states in
             chart.lean.withUnsafeBufferPointer { lean in
                 configuration.withUnsafeList { list in
-                    selected.rest.storage.withUnsafeBufferPointer { others in
+                    selected.withUnsafeOthers { others in
                         selectedRuns.storage.withUnsafeMutableBufferPointer { runs -> Bool in
                             // One forward pass over the list: each transition's run of active
                             // states inside its domain. An earlier atomic state selected an

@@ -1,18 +1,24 @@
 /// The transitions selected for one microstep, in selection order, or their domains: the first in
-/// a field of its own, the others in a ``ScratchBuffer``.
+/// a field of its own, the others in a buffer of the list's own (``SelectionStorage``).
 ///
 /// Nearly every microstep takes one transition. Recording it is then a store into the instance,
 /// where a write into an array's storage costs a uniqueness check and a bounds check (about 30
-/// instructions of a flat event, issue 16); steps that take several transitions (parallel
-/// regions) pay one branch per element read.
+/// instructions of a flat event, issue 16). A step that takes several (parallel regions) checks
+/// that the others' buffer is its own once, at the first of them, and appends the rest with a
+/// store each: every append to an array checked its uniqueness again (three times in a parallel
+/// state of four regions).
 @usableFromInline
-struct SelectionList: RandomAccessCollection, MutableCollection, Sendable {
-    // The buffer first, then the 4-byte and 1-byte fields: 21 bytes, where the first element
-    // first took 25 (it padded to the buffer's alignment, issue 16, "Memory").
-    /// Elements 1 ..< ``count``.
-    @usableFromInline var rest = ScratchBuffer<Int32>()
+struct SelectionList: RandomAccessCollection, MutableCollection, @unchecked Sendable {
+    // @unchecked: the buffer is copied before it is written whenever another list shares it
+    // (``appendOther(_:)``, the subscript's setter), so a list is a value like an array.
+    /// Elements 1 ..< ``count``, `nil` until a step first selects two transitions.
+    @usableFromInline var others: SelectionStorage?
     /// Element 0, when ``count`` > 0.
     @usableFromInline var first: Int32 = 0
+    /// The number of elements in ``others``.
+    @usableFromInline var otherCount: Int32 = 0
+    /// Whether nothing is selected (kept apart from ``otherCount``, which only counts the others).
+    @usableFromInline var isEmptyFlag = true
 
     @inlinable init() {}
 
@@ -21,19 +27,23 @@ struct SelectionList: RandomAccessCollection, MutableCollection, Sendable {
 
     /// The number of transitions selected.
     @inlinable var count: Int {
-        @inline(__always) get { isEmptyFlag ? 0 : rest.count + 1 }
+        @inline(__always) get { isEmptyFlag ? 0 : Int(otherCount) + 1 }
     }
-    /// Whether nothing is selected (kept apart from `rest.count`, which only counts the others).
-    @usableFromInline var isEmptyFlag = true
 
     @inlinable
     subscript(position: Int) -> Int32 {
-        @inline(__always) get { position == 0 ? first : rest[position - 1] }
-        @inline(__always) set {
+        @inline(__always) get {
+            if position == 0 { return first }
+            precondition(position > 0 && position <= Int(otherCount), "selection index out of range")
+            return others.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[position - 1] }
+        }
+        set {
             if position == 0 {
                 first = newValue
             } else {
-                rest[position - 1] = newValue
+                precondition(position > 0 && position <= Int(otherCount), "selection index out of range")
+                makeOthersUnique(capacity: Int(otherCount))
+                others.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[position - 1] = newValue }
             }
         }
     }
@@ -45,8 +55,42 @@ struct SelectionList: RandomAccessCollection, MutableCollection, Sendable {
             first = t
             isEmptyFlag = false
         } else {
-            rest.append(t)
+            appendOther(t)
         }
+    }
+
+    /// Appends one of the others: the first of a step makes the buffer this list's own, with room
+    /// for more; the next ones are a store each, while they fit.
+    @inlinable @inline(__always)
+    mutating func appendOther(_ t: Int32) {
+        let n = Int(otherCount)
+        if n == 0 || n == others.unsafelyUnwrapped.capacityOfElements {
+            makeOthersUnique(capacity: Swift.max(2 * n, 4))
+        }
+        others.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[n] = t }
+        otherCount += 1
+    }
+
+    /// Makes ``others`` a buffer no other list shares, with room for at least `capacity`
+    /// elements, keeping the first ``otherCount``.
+    @inlinable @inline(never)
+    mutating func makeOthersUnique(capacity: Int) {
+        if let buffer = others, buffer.capacityOfElements >= capacity, isKnownUniquelyReferenced(&others) { return }
+        let copy = SelectionStorage.make(capacity: Swift.max(capacity, Int(otherCount)))
+        if let buffer = others {
+            let n = Int(otherCount)
+            buffer.withUnsafeMutablePointerToElements { source in
+                copy.withUnsafeMutablePointerToElements { $0.initialize(from: source, count: n) }
+            }
+        }
+        others = copy
+    }
+
+    /// Calls `body` with the others (elements 1 ..< ``count``), read through one pointer.
+    @inlinable
+    func withUnsafeOthers<R>(_ body: (UnsafeBufferPointer<Int32>) throws -> R) rethrows -> R {
+        guard let buffer = others else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try buffer.withUnsafeMutablePointerToElements { try body(UnsafeBufferPointer(start: $0, count: Int(otherCount))) }
     }
 
     /// Whether `t` is selected already.
@@ -54,19 +98,14 @@ struct SelectionList: RandomAccessCollection, MutableCollection, Sendable {
     func contains(_ t: Int32) -> Bool {
         if isEmptyFlag { return false }
         if first == t { return true }
-        var n = 0
-        while n < rest.count {
-            if rest[n] == t { return true }
-            n += 1
-        }
-        return false
+        return withUnsafeOthers { $0.contains(t) }
     }
 
-    /// Empties the list, keeping the storage of the others.
+    /// Empties the list, keeping the others' buffer.
     @inlinable @inline(__always)
     mutating func removeAll() {
         isEmptyFlag = true
-        rest.removeAll()
+        otherCount = 0
     }
 
     /// Keeps the first `count` transitions.
@@ -75,7 +114,25 @@ struct SelectionList: RandomAccessCollection, MutableCollection, Sendable {
         if count == 0 {
             removeAll()
         } else {
-            rest.count = count - 1
+            otherCount = Int32(count - 1)
         }
+    }
+}
+
+/// The buffer of a ``SelectionList``'s others: its capacity in the header, then the transitions.
+@usableFromInline
+final class SelectionStorage: ManagedBuffer<Int, Int32> {
+    /// A buffer with room for `capacity` transitions.
+    @inlinable
+    static func make(capacity: Int) -> SelectionStorage {
+        let buffer = create(minimumCapacity: capacity) { _ in capacity }
+        return unsafeDowncast(buffer, to: SelectionStorage.self)
+    }
+
+    /// The room for transitions, read through the header's pointer: the `header` property of a
+    /// class is checked for exclusive access at each read (`swift_beginAccess`, about 90
+    /// instructions a read here).
+    @inlinable var capacityOfElements: Int {
+        @inline(__always) get { withUnsafeMutablePointerToHeader { $0.pointee } }
     }
 }
