@@ -101,6 +101,14 @@ struct LevelStampTests {
         #expect(one.context.lines.contains("walked from nil"))
     }
 
+    /// A top machine of two states, `a` and `b`, each jumping to the other: places to attach children.
+    static func aAndB() -> Machine<Top, Ev, Log> {
+        Machine<Top, Ev, Log>(initial: .a) {
+            When(.a) { On(.jump, to: .b) }
+            When(.b) { On(.jump, to: .a) }
+        }
+    }
+
     @Test("a stamped child's initial state is looked up at each place, and an unknown one is reported")
     func initialStates() throws {
         // `ghost` is only mentioned, but it is a state of the level: a valid initial state.
@@ -112,10 +120,7 @@ struct LevelStampTests {
         // Two machines sharing one set of declarations, with different initial states.
         var other = Self.stampable("child")
         other.initial = .idle
-        var top = Machine<Top, Ev, Log>(initial: .a) {
-            When(.a) { On(.jump, to: .b) }
-            When(.b) { On(.jump, to: .a) }
-        }
+        var top = Self.aAndB()
         top.attach(child: child, to: .a)
         top.attach(child: other, to: .b)
         let both = try TypedChartEmitter<Ev, Log>.emitting(top)
@@ -138,10 +143,7 @@ struct LevelStampTests {
     @Test("a machine with attachments of its own, attached in two places, is gathered once: one table of values, its slots shared")
     func attachedMachineGatheredOnce() throws {
         let middle = Self.stampable("middle").attaching(child: Self.walked, to: .idle)
-        var top = Machine<Top, Ev, Log>(initial: .a) {
-            When(.a) { On(.jump, to: .b) }
-            When(.b) { On(.jump, to: .a) }
-        }
+        var top = Self.aAndB()
         top.attach(child: middle, to: .a)
         top.attach(child: middle, to: .b)
         let emitter = try TypedChartEmitter<Ev, Log>.emitting(top)

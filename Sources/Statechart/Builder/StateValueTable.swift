@@ -12,8 +12,6 @@
 protocol StateValueTable: AnyObject, Sendable {
     /// Where this level's values start among the chart's value slots.
     var slotBase: Int32 { get }
-    /// The number of values (and slots).
-    var count: Int { get }
     /// The value at `ordinal`, boxed.
     func boxedValue(at ordinal: Int) -> AnyHashable
     /// The value at `ordinal` when the level's values are of type `T`.
@@ -42,7 +40,8 @@ final class StateValues<S: Hashable & Sendable>: StateValueTable, @unchecked Sen
         kind = values.first.map { AnyHashableKind(of: $0) } ?? .plain
     }
 
-    @usableFromInline var count: Int { values.count }
+    /// The number of values (and slots).
+    var count: Int { values.count }
 
     @usableFromInline func boxedValue(at ordinal: Int) -> AnyHashable { AnyHashable(values[ordinal]) }
 

@@ -34,18 +34,25 @@ struct SelectionList: RandomAccessCollection, MutableCollection, @unchecked Send
     subscript(position: Int) -> Int32 {
         @inline(__always) get {
             if position == 0 { return first }
-            precondition(position > 0 && position <= Int(otherCount), "selection index out of range")
-            return others.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[position - 1] }
+            return others.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[otherIndex(position)] }
         }
         set {
             if position == 0 {
                 first = newValue
             } else {
-                precondition(position > 0 && position <= Int(otherCount), "selection index out of range")
+                let k = otherIndex(position)
                 makeOthersUnique(capacity: Int(otherCount))
-                others.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[position - 1] = newValue }
+                others.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[k] = newValue }
             }
         }
+    }
+
+    /// The index in ``others`` of element `position` (> 0), checked as an array's index is: the
+    /// interpreter reads only the elements it selected.
+    @inlinable @inline(__always)
+    func otherIndex(_ position: Int) -> Int {
+        precondition(position > 0 && position <= Int(otherCount), "selection index out of range")
+        return position - 1
     }
 
     /// Appends a transition; the first costs a store.
