@@ -87,8 +87,8 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     func value(at index: Int) -> AnyHashable? {
         let slot = slotOfIndex[index]
         guard slot >= 0 else { return nil }
-        let table = valueTables[valueTableIndex(ofSlot: slot, in: valueTables)]
-        return table.boxedValue(at: Int(slot - table.slotBase))
+        let (table, ordinal) = valueTable(holding: slot, in: valueTables)
+        return table.boxedValue(at: ordinal)
     }
 
     /// The value of the state at this chart index when it is a `T` (unboxed: `StateMachine.state`
@@ -96,8 +96,8 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     func value<T>(at index: Int, as type: T.Type) -> T? {
         let slot = slotOfIndex[index]
         guard slot >= 0 else { return nil }
-        let table = valueTables[valueTableIndex(ofSlot: slot, in: valueTables)]
-        return table.value(at: Int(slot - table.slotBase), as: type)
+        let (table, ordinal) = valueTable(holding: slot, in: valueTables)
+        return table.value(at: ordinal, as: type)
     }
 
     /// Every state whose value is `value` (one unless a machine is attached in several places).
@@ -122,15 +122,16 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     }
 }
 
-/// The index in `tables` (in slot order) of the table that holds `slot`.
-func valueTableIndex(ofSlot slot: Int32, in tables: [any StateValueTable]) -> Int {
+/// The table in `tables` (in slot order) that holds `slot`, found by bisection, and the slot's
+/// ordinal in it.
+func valueTable(holding slot: Int32, in tables: [any StateValueTable]) -> (table: any StateValueTable, ordinal: Int) {
     var low = 0
     var high = tables.count - 1
     while low < high {
         let middle = (low + high + 1) / 2
         if tables[middle].slotBase <= slot { low = middle } else { high = middle - 1 }
     }
-    return low
+    return (tables[low], Int(slot - tables[low].slotBase))
 }
 
 extension TypedChart {

@@ -333,8 +333,8 @@ final class KnownMachine {
 
     /// The value of a slot, boxed (for references and diagnostics, not on any hot path).
     func boxedValue(ofSlot slot: Int32) -> AnyHashable {
-        let table = valueTables[valueTableIndex(ofSlot: slot, in: valueTables)]
-        return table.boxedValue(at: Int(slot - table.slotBase))
+        let (table, ordinal) = valueTable(holding: slot, in: valueTables)
+        return table.boxedValue(at: ordinal)
     }
 
     /// Emits an attached child into `node` and sets `node`'s initial: the child's initial state,
