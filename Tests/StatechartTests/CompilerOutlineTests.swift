@@ -279,4 +279,35 @@ extension CompilerOutlineTests {
             #expect(m.activeStateIDs == ["right.lamp"], "tracing: \(tracing)")
         }
     }
+    /// `isAtomic` is one comparison of the kind's raw value (the selection walk asks it of every
+    /// active state it passes, issue 16): the kinds that can be a configuration's leaves come first.
+    @Test("R4: exactly atomic and final states are atomic; the walk selects from them in document order, from every region")
+    func atomicKinds() throws {
+        for kind in [CompiledStateKind.atomic, .final, .compound, .parallel, .shallowHistory, .deepHistory] {
+            #expect(kind.isAtomic == (kind == .atomic || kind == .final), "\(kind)")
+            #expect(kind.isHistory == (kind == .shallowHistory || kind == .deepHistory), "\(kind)")
+        }
+        // `p ∥ {r1 ⊃ {a1, f1 (final)}, r2 ⊃ {a2 ⊃ {x2}, h2 (deep history)}}`: every leaf takes
+        // `go` from its own candidates or its ancestors', each selected once, in document order.
+        var d = ChartDefinition<String, Void>(name: "kinds", eventName: { $0 })
+        let p = d.addState("p", kind: .parallel, in: d.root)
+        let r1 = d.addState("r1", in: p)
+        let a1 = d.addState("a1", in: r1)
+        d.addState("f1", kind: .final, in: r1)
+        let r2 = d.addState("r2", in: p)
+        let a2 = d.addState("a2", in: r2)
+        d.addState("x2", in: a2)
+        d.addState("h2", kind: .history(.deep), in: r2)
+        d.addTransition(TransitionDefinition(on: .event("go"), to: ["f1"]), from: a1)
+        d.addTransition(TransitionDefinition(on: .event("go"), to: ["a2"]), from: a2)
+        d.addTransition(TransitionDefinition(on: .event("stop"), to: ["x2"]), from: p)
+        var m = ChartInstance(chart: try Chart(d), context: ())
+        try m.start()
+        #expect(m.activeAtomicIDs == ["a1", "x2"])
+        #expect(try m.send("go"))
+        #expect(m.activeAtomicIDs == ["f1", "x2"])
+        // The final leaf selects its parallel ancestor's transition; so does x2: taken once.
+        #expect(try m.send("stop"))
+        #expect(m.activeAtomicIDs == ["a1", "x2"])
+    }
 }

@@ -22,22 +22,25 @@ public enum HistoryKind: String, Hashable, Sendable, Codable {
 }
 
 /// The resolved kind of a compiled state. `atomic` and `compound` are told apart here.
+///
+/// The two kinds that can be a leaf of the configuration come first, so that ``isAtomic`` is one
+/// comparison: the selection walk asks it of every active state it passes (issue 16).
 public enum CompiledStateKind: UInt8, Hashable, Sendable {
     /// A state without child states.
     case atomic
+    /// A final state.
+    case final
     /// A state with child states, exactly one of which is active while it is.
     case compound
     /// A state whose child states (regions) are all active while it is.
     case parallel
-    /// A final state.
-    case final
     /// A shallow history pseudo-state.
     case shallowHistory
     /// A deep history pseudo-state.
     case deepHistory
 
     /// Whether a state of this kind can be a member of the active configuration's leaves.
-    @inlinable public var isAtomic: Bool { self == .atomic || self == .final }
+    @inlinable public var isAtomic: Bool { rawValue <= CompiledStateKind.final.rawValue }
     /// Whether this is a history pseudo-state (never itself active).
     @inlinable public var isHistory: Bool { self == .shallowHistory || self == .deepHistory }
 }
