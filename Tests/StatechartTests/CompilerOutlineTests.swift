@@ -279,6 +279,7 @@ extension CompilerOutlineTests {
             #expect(m.activeStateIDs == ["right.lamp"], "tracing: \(tracing)")
         }
     }
+
     /// `isAtomic` is one comparison of the kind's raw value (the selection walk asks it of every
     /// active state it passes, issue 16): the kinds that can be a configuration's leaves come first.
     @Test("R4: exactly atomic and final states are atomic; the walk selects from them in document order, from every region")
@@ -306,7 +307,8 @@ extension CompilerOutlineTests {
         #expect(m.activeAtomicIDs == ["a1", "x2"])
         #expect(try m.send("go"))
         #expect(m.activeAtomicIDs == ["f1", "x2"])
-        // The final leaf selects its parallel ancestor's transition; so does x2: taken once.
+        // Both leaves select their parallel ancestor's transition: a final state's candidates
+        // include its ancestors' as an atomic state's do.
         #expect(try m.send("stop"))
         #expect(m.activeAtomicIDs == ["a1", "x2"])
     }

@@ -24,7 +24,8 @@ public enum HistoryKind: String, Hashable, Sendable, Codable {
 /// The resolved kind of a compiled state. `atomic` and `compound` are told apart here.
 ///
 /// The two kinds that can be a leaf of the configuration come first, so that ``isAtomic`` is one
-/// comparison: the selection walk asks it of every active state it passes (issue 16).
+/// comparison: the selection walk asks it of every active state it passes (issue 16). The raw
+/// values follow that order and are not a stored format: compare kinds, not their numbers.
 public enum CompiledStateKind: UInt8, Hashable, Sendable {
     /// A state without child states.
     case atomic
