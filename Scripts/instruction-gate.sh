@@ -26,13 +26,8 @@ events=20000
 # thread switch.
 cases=(handWritten flat handWrittenActions flatActions innermost bubbleToTop parallel history request scale10 nullDataModel noGuard guardTrue guardFalse assign observable)
 
-if ! command -v valgrind >/dev/null 2>&1; then
-    echo "instruction-gate: installing valgrind"
-    sudo=()
-    [ "$(id -u)" = 0 ] || sudo=(sudo -n)
-    "${sudo[@]}" apt-get update -qq >/dev/null
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends valgrind >/dev/null
-fi
+source "$root/Scripts/callgrind.sh"
+ensure_valgrind
 
 cd "$root/Benchmarks"
 scratch=()
@@ -40,23 +35,7 @@ if [ -n "${BENCHMARK_SCRATCH_PATH:-}" ]; then scratch=(--scratch-path "$BENCHMAR
 swift build "${scratch[@]}" -c release --product InstructionCounts
 bin="$(swift build "${scratch[@]}" -c release --show-bin-path)/InstructionCounts"
 
-out="$(mktemp)"
-trap 'rm -f "$out"' EXIT
-# Deterministic hashing: a case whose path hashes strings (the checks of a state request look
-# routes and global states up in sets) moved by up to 6 % from run to run with the per-process seed.
-collected() {
-    SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" "$1" "$2" 2>&1 | awk '/Collected/ { print $4 }'
-}
-measure() {
-    local base total
-    base="$(collected "$1" 0)"
-    total="$(collected "$1" "$events")"
-    if [ -z "$base" ] || [ -z "$total" ]; then
-        echo "error: callgrind did not report a count for case '$1'" >&2
-        exit 1
-    fi
-    echo $(((total - base) / events))
-}
+measure() { instructions_per_event "$bin" "$1" "$events"; }
 
 case "$mode" in
     --update | update)

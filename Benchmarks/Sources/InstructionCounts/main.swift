@@ -19,6 +19,9 @@ import StatechartInterchange
 // `asyncTask` and `actorTask` send from a task outside the actor, as `Async.send` and
 // `Async.handWrittenActor` of the benchmark package do: for timing the whole process and for
 // `perf` (valgrind stops on their thread switches), e.g. `time InstructionCounts asyncTask 5000000`.
+// `asyncContended8` and `actorContended8` send from 8 tasks at once, N events each, as
+// `Async.contended8` and `Async.handWrittenActorContended8` do (issue 16's "8 concurrent senders");
+// `Scripts/targets.sh` times all four.
 
 @inline(never) func keep<T>(_ value: T) { withExtendedLifetime(value) {} }
 
@@ -145,6 +148,8 @@ default:
     switch which {
     case "asyncTask": try await sendFromTask(count)
     case "actorTask": await sendToHandWrittenActorFromTask(count)
+    case "asyncContended8": try await sendFromEightTasks(count)
+    case "actorContended8": await sendToHandWrittenActorFromEightTasks(count)
     default: fatalError("unknown case '\(which)'")
     }
 }
@@ -164,5 +169,43 @@ default:
         let events = orderCycle
         for i in 0..<count { keep(await machine.send(events[i & 3])) }
     }.value
+    keep(machine)
+}
+
+/// The senders of the contended cases. (A type's static, not a global of this file: a global of
+/// `main.swift` is set where its statement runs, after the top-level `switch` that calls these.)
+enum Contended {
+    static let senders = 8
+}
+
+/// `count` events from each of 8 tasks at once to one machine. The senders' cycles interleave, so
+/// many events find no transition: the machine drops them instead of throwing, as the hand-written
+/// actor's `switch` does.
+@inline(never) func sendFromEightTasks(_ count: Int) async throws {
+    var options = StateMachine<OrderState, OrderEvent, Void>.Options()
+    options.throwsOnUnhandledEvent = false
+    let machine = try await AsyncStateMachine(flatOrderMachine(), context: (), options: options)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<Contended.senders {
+            group.addTask {
+                let events = orderCycle
+                for i in 0..<count { try await machine.send(events[i & 3]) }
+            }
+        }
+        try await group.waitForAll()
+    }
+    keep(machine)
+}
+
+@inline(never) func sendToHandWrittenActorFromEightTasks(_ count: Int) async {
+    let machine = HandWrittenOrderActor()
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<Contended.senders {
+            group.addTask {
+                let events = orderCycle
+                for i in 0..<count { keep(await machine.send(events[i & 3])) }
+            }
+        }
+    }
     keep(machine)
 }
