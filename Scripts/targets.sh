@@ -3,7 +3,7 @@
 # judged against where it has one, with a verdict: the table of Docs/Performance.md's status
 # sections, reproducible by anyone.
 #
-#   Scripts/targets.sh            every target (about 15 minutes on a 2-core machine, built)
+#   Scripts/targets.sh            every target (about 5 minutes on a 2-core machine, built)
 #   Scripts/targets.sh --quick    fewer repeats, and without the 1,000,000-state SCXML document
 #                                 (its peak memory: generating and loading it takes minutes)
 #
@@ -96,6 +96,19 @@ phase_best() {
 
 row() { printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4"; }
 
+# Stops with the name of a figure that came out empty: a benchmark executable whose output no
+# longer reads as this script expects must not turn into an empty cell or a false verdict.
+need() {
+    local name value
+    for name in "$@"; do
+        value="${!name:-}"
+        if [ -z "$value" ]; then
+            echo "error: no figure for '$name' (did the output of BuildTime or InstructionCounts change?)" >&2
+            exit 1
+        fi
+    done
+}
+
 echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -m), $(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo 'unknown processor'), load $(cut -d' ' -f1 /proc/loadavg)"
 echo
 row "target" "hand-written, same run" "measured" "verdict here"
@@ -113,6 +126,7 @@ read -r hw_ns _ <<<"$(ns_per_event handWritten $((n * 10)))"
 read -r flat_ns flat_worst <<<"$(ns_per_event flat "$n")"
 read -r hwa_ns _ <<<"$(ns_per_event handWrittenActions $((n * 4)))"
 read -r actions_ns actions_worst <<<"$(ns_per_event flatActions "$n")"
+need hw_ns flat_ns flat_worst hwa_ns actions_ns actions_worst
 
 flat_limit=$((4 * ins[handWritten]))
 row "flat order machine ≤ 4× the \`switch\` (≤ $flat_limit instructions), and in time" \
@@ -140,6 +154,7 @@ done
 range() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 { b = $1 } { w = $1 } END { print b "–" w }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 median_ratio="$(median "${ratios[@]}")"
+need median_ratio
 row "\`AsyncStateMachine.send\` ≤ 2× the actor (time; callgrind cannot run it)" \
     "$(range "${actor[@]}") ns" "$(range "${async[@]}") ns; $(range "${ratios[@]}")× pair by pair, median ${median_ratio}×" \
     "$(verdict "$median_ratio" 2) at the median"
@@ -156,6 +171,7 @@ contended() {
 }
 c_async="$(contended asyncContended8)"
 c_actor="$(contended actorContended8)"
+need c_async c_actor
 per_second() { awk -v t="$1" 'BEGIN { printf "%.1f M/s", 1000 / t }'; }
 row "8 concurrent senders × $n events (reported)" "$c_actor ns per event, $(per_second "$c_actor")" \
     "$c_async ns per event, $(per_second "$c_async")" "reported: $(ratio "$c_async" "$c_actor")×"
@@ -168,10 +184,12 @@ typed="$(phase_best typed 1000000 typedChart)"
 row "the same from the typed builder < 0.5 s" "—" "$typed s" "$(verdict "$typed" 0.5)"
 chain="$(phase_best chain 1000000 compile)"
 parallel="$(phase_best parallel 1000000 compile)"
+need scale typed chain parallel
 row "a chain 1,000,000 deep, a parallel of 1,000,000 regions < 1 s each" "—" "$chain s, $parallel s" \
     "$(verdict "$chain" 1); $(verdict "$parallel" 1)"
 
 load="$("$buildtime" scxml 4000 "$runs" | awk '$1 == "scxml" && $2 == "load:" { print $3 }')"
+need load
 if at_most 40 "$load"; then load_verdict=met; else load_verdict="missed ($(ratio 40 "$load")×)"; fi
 row "SCXML parse + compile ≥ 40 MB/s" "—" "$load MB/s" "$load_verdict"
 
@@ -195,6 +213,7 @@ machines="$("$buildtime" machines 1000000 3)"
 first_ns="$(awk '/round 1:/ { print $5 }' <<<"$machines")"
 best_ns="$(awk '/ns per machine/ { print $5 }' <<<"$machines" | sort -g | head -1)"
 bytes="$(awk '/round 1:/ { print $9 }' <<<"$machines")"
+need first_ns best_ns bytes
 row "1,000,000 machines ≤ 256 bytes, ≤ 0.5 µs each" "—" \
     "$bytes bytes; $best_ns ns best round ($first_ns ns the first, into fresh memory)" \
     "$(verdict "$bytes" 256); $(verdict "$best_ns" 500)"
@@ -203,6 +222,7 @@ if [ "$quick" = 0 ]; then
     "$buildtime" scxml-file 94340 "$work/1m.scxml"
     size="$(stat -c %s "$work/1m.scxml")"
     peak_kb="$( { /usr/bin/time -f '%M' "$cli" run "$work/1m.scxml" >/dev/null; } 2>&1 | tail -1)"
+    need peak_kb
     peak_ratio="$(awk -v k="$peak_kb" -v s="$size" 'BEGIN { printf "%.1f", k * 1024 / s }')"
     row "peak memory loading 1,000,000 SCXML states ≤ 3× the file" "—" "$peak_kb KB for $size bytes (${peak_ratio}×)" \
         "$(verdict "$peak_ratio" 3)"
