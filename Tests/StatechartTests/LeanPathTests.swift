@@ -45,15 +45,17 @@ struct LeanPathTests {
     @Test("R1–R16: the lean path and the general path leave the same machine after every step of 2,000 random walks with exact descriptors (typed events)")
     func exactDescriptors() throws {
         var steps = 0
-        for seed in UInt64(1)...2_000 { steps += try Self.compareWalk(seed: seed, exactEvents: true) }
-        #expect(steps == 2_000 * 30)
+        let seeds = RandomWalkShare.seeds(1...2_000)
+        for seed in seeds { steps += try Self.compareWalk(seed: seed, exactEvents: true) }
+        #expect(steps == seeds.count * 30)
     }
 
     @Test("R1–R16: the lean path and the general path leave the same machine after every step of 1,000 random walks with SCXML descriptors")
     func scxmlDescriptors() throws {
         var steps = 0
-        for seed in UInt64(5_001)...6_000 { steps += try Self.compareWalk(seed: seed, exactEvents: false) }
-        #expect(steps == 1_000 * 30)
+        let seeds = RandomWalkShare.seeds(5_001...6_000)
+        for seed in seeds { steps += try Self.compareWalk(seed: seed, exactEvents: false) }
+        #expect(steps == seeds.count * 30)
     }
 
     @Test("R8: a chain step with no actions only moves the configuration; one with exit actions, history or entry actions runs them in order")
