@@ -104,6 +104,66 @@ struct ExchangeStepTests {
         #expect(lean.context.filter { $0 == "all" }.count == 1)
     }
 
+    /// `p ∥ {r1 ⊃ {x, y, z ⊃ {z1}}, r2 ⊃ {u, v}, r3 ⊃ {m, n ⊃ {n1}}}`: `go` is an exchange in r1
+    /// and r2 and enters a compound state in r3, whose actions record the states the step exits;
+    /// `mix` enters one in r1 and is an exchange in r2.
+    static func mixedRegions() -> ChartDefinition<String, [String]> {
+        var d = ChartDefinition<String, [String]>(name: "mixed", eventName: { $0 })
+        let p = d.addState("p", kind: .parallel, in: d.root)
+        let r1 = d.addState("r1", in: p)
+        let x = d.addState("x", in: r1)
+        let y = d.addState("y", in: r1)
+        let z = d.addState("z", in: r1)
+        d.addState("z1", in: z)
+        let r2 = d.addState("r2", in: p)
+        let u = d.addState("u", in: r2)
+        let v = d.addState("v", in: r2)
+        let r3 = d.addState("r3", in: p)
+        let m = d.addState("m", in: r3)
+        let n = d.addState("n", in: r3)
+        d.addState("n1", in: n)
+        d.addTransition(TransitionDefinition(on: .event("go"), to: ["y"]), from: x)
+        d.addTransition(TransitionDefinition(on: .event("go"), to: ["v"]), from: u)
+        // What r3's transition sees exited: the states the step leaves, which the exchanges
+        // before it must not have replaced yet.
+        d.addTransition(
+            TransitionDefinition(
+                on: .event("go"), to: ["n"],
+                actions: [.run("sees") { scope in scope.context.append("exited \(scope.exitedStates.map { scope.id(of: $0) })") }]),
+            from: m)
+        d.addTransition(TransitionDefinition(on: .event("back"), to: ["x"]), from: y)
+        d.addTransition(TransitionDefinition(on: .event("back"), to: ["x"]), from: z)
+        d.addTransition(TransitionDefinition(on: .event("back"), to: ["u"]), from: v)
+        d.addTransition(TransitionDefinition(on: .event("back"), to: ["m"]), from: n)
+        d.addTransition(TransitionDefinition(on: .event("mix"), to: ["z"]), from: x)
+        d.addTransition(TransitionDefinition(on: .event("mix"), to: ["v"]), from: u)
+        return d
+    }
+
+    @Test("R8, R34: a step whose exchanges come before a transition that is not one gives their slots back and takes the general microstep")
+    func mixedStepGivesExchangesBack() throws {
+        let chart = try Chart(Self.mixedRegions())
+        var lean = ChartInstance(chart: chart, context: [String]())
+        var general = ChartInstance(chart: chart, context: [String]())
+        general.isTracing = true
+        try lean.start()
+        try general.start()
+        // go: two exchanges, then r3's entry into n (given back after two); back: r1 and r2 exchange,
+        // r3 leaves a compound state; mix: r1's entry into z first (nothing exchanged yet), then r2's exchange.
+        let steps: [(event: String, atomic: [String])] = [
+            ("go", ["y", "v", "n1"]), ("back", ["x", "u", "m"]), ("mix", ["z1", "v", "m"]), ("back", ["x", "u", "m"]),
+        ]
+        for (event, atomic) in steps {
+            #expect(try general.send(event) && lean.send(event), "\(event)")
+            general.trace.removeAll()
+            #expect(lean.activeAtomicIDs == atomic, "\(event): \(lean.activeAtomicIDs)")
+            #expect(general.snapshot() == lean.snapshot(), "\(event): \(general.activeAtomicIDs) / \(lean.activeAtomicIDs)")
+            #expect(lean.invariantViolations().isEmpty, "\(event): \(lean.invariantViolations())")
+        }
+        // The step exited the states active before it, deepest and latest first (R29).
+        #expect(lean.context == ["exited [\"m\", \"u\", \"x\"]"] && lean.context == general.context)
+    }
+
     @Test("R5: a candidate is its atomic state's own transition exactly when that state is its source; only an ancestor's is checked for being selected twice")
     func candidatesKnowTheirOwner() throws {
         let chart = try Chart(Self.definition())

@@ -39,6 +39,15 @@ struct Configuration: Sendable, Equatable {
         Int32(bitPattern: storage[Int(listStart) &+ position])
     }
 
+    /// The `position`th active state, read without the array's bounds check: for a loop that
+    /// has checked `position < count` itself, as the selection walk does for every active state
+    /// (the list lies inside the storage, so the check could not fail).
+    @inlinable subscript(unchecked position: Int) -> Int32 {
+        @inline(__always) get {
+            storage.withUnsafeBufferPointer { Int32(bitPattern: $0[Int(listStart) &+ position]) }
+        }
+    }
+
     @inlinable func contains(_ s: Int32) -> Bool {
         storage[Int(s) >> 5] & (1 << UInt32(s & 31)) != 0
     }
@@ -237,24 +246,29 @@ struct Configuration: Sendable, Equatable {
         }
     }
 
-    /// ``exchange(_:for:)`` for the states `old[n]` and `new[n]`, `n < count`, with one uniqueness
-    /// check for all of them. A selection's sources come in document order, as the walk met
-    /// them, so each old state is looked for forward from the previous one's slot.
+    /// ``exchange(_:for:)`` for the pairs `pair(n)`, `n < count` (the active state to leave, and
+    /// the state that takes its slot), with one uniqueness check for all of them, up to the first
+    /// `n` for which `pair(n)` is `nil`. A selection's sources come in document order, as the walk
+    /// met them, so each old state is looked for forward from the previous one's slot.
+    ///
+    /// - Returns: The number of pairs exchanged: `count`, or the first `n` whose pair is `nil`
+    ///   (the caller exchanges the first `n` back to undo them).
     @inlinable @inline(__always)
-    mutating func exchange(count: Int, _ old: (Int) -> Int32, for new: (Int) -> Int32) {
+    mutating func exchange(count: Int, _ pair: (Int) -> (old: Int32, new: Int32)?) -> Int {
         let start = Int(listStart)
         let end = start + Int(listCount)
-        storage.withUnsafeMutableBufferPointer { words in
+        return storage.withUnsafeMutableBufferPointer { words in
             var n = 0
             var cursor = start
             while n < count {
-                let o = UInt32(bitPattern: old(n))
-                let s = UInt32(bitPattern: new(n))
+                guard let (old, new) = pair(n) else { return n }
+                let o = UInt32(bitPattern: old)
                 n += 1
                 while cursor < end - 1 && words[cursor] < o { cursor += 1 }
                 let slot = words[cursor] == o ? cursor : Self.slot(of: o, in: words, from: start, to: end)
-                Self.exchange(o, for: s, at: slot, in: words)
+                Self.exchange(o, for: UInt32(bitPattern: new), at: slot, in: words)
             }
+            return count
         }
     }
 

@@ -47,6 +47,16 @@ struct SelectionList: RandomAccessCollection, MutableCollection, @unchecked Send
         }
     }
 
+    /// Element `position`, for a loop bounded by ``count``: read without the check of
+    /// ``otherIndex(_:)``.
+    @inlinable
+    subscript(unchecked position: Int) -> Int32 {
+        @inline(__always) get {
+            if position == 0 { return first }
+            return others.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[position &- 1] }
+        }
+    }
+
     /// The index in ``others`` of element `position` (> 0), checked as an array's index is: the
     /// interpreter reads only the elements it selected.
     @inlinable @inline(__always)
@@ -68,22 +78,29 @@ struct SelectionList: RandomAccessCollection, MutableCollection, @unchecked Send
 
     /// Appends one of the others: the first of a step makes the buffer this list's own, with room
     /// for more; the next ones are a store each, while they fit.
+    ///
+    /// The first one's check is inline: a buffer has room for at least 4 from when it is made
+    /// (``makeOthersUnique(capacity:)``), so only whether it is this list's own is asked (out of
+    /// line, the check cost the parallel step of four regions about 30 instructions).
     @inlinable @inline(__always)
     mutating func appendOther(_ t: Int32) {
         let n = Int(otherCount)
-        if n == 0 || n == others.unsafelyUnwrapped.capacityOfElements {
-            makeOthersUnique(capacity: Swift.max(2 * n, 4))
+        if n == 0 {
+            if !isKnownUniquelyReferenced(&others) { makeOthersUnique(capacity: 4) }
+        } else if n == others.unsafelyUnwrapped.capacityOfElements {
+            makeOthersUnique(capacity: 2 * n)
         }
         others.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[n] = t }
         otherCount += 1
     }
 
     /// Makes ``others`` a buffer no other list shares, with room for at least `capacity`
-    /// elements, keeping the first ``otherCount``.
+    /// elements (and never fewer than 4, which ``appendOther(_:)`` relies on), keeping the first
+    /// ``otherCount``.
     @inlinable @inline(never)
     mutating func makeOthersUnique(capacity: Int) {
         if let buffer = others, buffer.capacityOfElements >= capacity, isKnownUniquelyReferenced(&others) { return }
-        let copy = SelectionStorage.make(capacity: Swift.max(capacity, Int(otherCount)))
+        let copy = SelectionStorage.make(capacity: Swift.max(capacity, Int(otherCount), 4))
         if let buffer = others {
             let n = Int(otherCount)
             buffer.withUnsafeMutablePointerToElements { source in

@@ -29,7 +29,7 @@ struct SelectionWalk {
     @inlinable @inline(__always)
     init<Event, Context>(over instance: ChartInstance<Event, Context>) {
         let count = instance.configuration.count
-        if count > 0, instance.chart.states[Int(instance.configuration[count - 1])].depth == count {
+        if count > 0, instance.chart.states[Int(instance.configuration[unchecked: count - 1])].depth == count {
             position = count - 1
         } else {
             position = 0
@@ -85,7 +85,7 @@ struct SelectionWalk {
     @inlinable @inline(__always)
     mutating func enterNextAtomicState<Event, Context>(in instance: ChartInstance<Event, Context>, eventless: Bool) -> Bool {
         while position < instance.configuration.count {
-            let state = instance.chart.states[Int(instance.configuration[position])]
+            let state = instance.chart.states[Int(instance.configuration[unchecked: position])]
             position += 1
             guard state.kind.isAtomic else { continue }
             next = eventless ? state.eventlessStart : state.candidateStart
