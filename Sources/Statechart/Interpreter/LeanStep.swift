@@ -51,7 +51,7 @@ extension ChartInstance {
     mutating func takePlainSelection() -> Bool {
         guard !chart.hasInvocations else { return false }
         if selected.count == 1 { return takePlainTransition(selected[0]) }
-        return takePlainTransitions()
+        return exchangeSelectedSources() || takePlainTransitions()
     }
 
     /// Takes the selected transitions when every one only exchanges its source for one state
@@ -65,16 +65,22 @@ extension ChartInstance {
     /// general path after it), and nothing has changed. A pass that only decides, before the one
     /// that exchanges, cost the parallel step of four regions about 40 instructions.
     ///
+    /// Out of line, in a frame of its own: inside ``takePlainTransitions()``, whose other case
+    /// needs more registers, the pass kept its values on the stack.
+    ///
     /// - Returns: Whether the selection was taken here.
-    @inlinable @inline(__always)
+    @inlinable @inline(never)
     mutating func exchangeSelectedSources() -> Bool {
-        let chart = self.chart
+        // The tables are read into locals first: read through the chart at each transition, they
+        // were loaded again after every write to the list.
+        let lean = chart.lean
+        let entries = chart.leanEntries
         let selected = self.selected
         let count = selected.count
         let exchanged = configuration.exchange(count: count) { n in
-            let lean = chart.lean[Int(selected[unchecked: n])]
-            guard lean.flags.taking.rawValue == LeanTransition.Flags.swap.rawValue else { return nil }
-            return (lean.source, chart.leanEntries[Int(lean.entryStart)])
+            let transition = lean[Int(selected[unchecked: n])]
+            guard transition.flags.taking.rawValue == LeanTransition.Flags.swap.rawValue else { return nil }
+            return (transition.source, entries[Int(transition.entryStart)])
         }
         if exchanged == count { return true }
         if exchanged > 0 { giveBackExchangedSources(exchanged) }
@@ -323,7 +329,6 @@ extension ChartInstance {
     /// uniqueness check or a retain (about 1,400 instructions for four regions).
     @inlinable
     mutating func takePlainTransitions() -> Bool {
-        if exchangeSelectedSources() { return true }
         let chart = self.chart
         let count = configuration.count
         let chosen = selected.count
