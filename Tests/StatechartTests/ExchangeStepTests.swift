@@ -76,14 +76,23 @@ struct ExchangeStepTests {
         }
     }
 
-    @Test("R8, R34: exchanges in a chain, in one region and in every region leave the machine the general path leaves")
-    func exchangesMatchTheGeneralPath() throws {
-        let chart = try Chart(Self.definition())
+    /// A started instance that takes the lean path and one that traces, which keeps it on the
+    /// general path: the pair every test here compares step by step.
+    static func startedPair(
+        _ definition: ChartDefinition<String, [String]>
+    ) throws -> (lean: ChartInstance<String, [String]>, general: ChartInstance<String, [String]>) {
+        let chart = try Chart(definition)
         var lean = ChartInstance(chart: chart, context: [String]())
         var general = ChartInstance(chart: chart, context: [String]())
         general.isTracing = true
         try lean.start()
         try general.start()
+        return (lean, general)
+    }
+
+    @Test("R8, R34: exchanges in a chain, in one region and in every region leave the machine the general path leaves")
+    func exchangesMatchTheGeneralPath() throws {
+        var (lean, general) = try Self.startedPair(Self.definition())
         let events = [
             "next", "self", "inner", "act", "next", "deep", "back", "leave", "reset", "next", "out",
             "tick", "tock", "side", "tick", "tock", "tick", "tick", "tock", "next", "all",
@@ -142,12 +151,7 @@ struct ExchangeStepTests {
 
     @Test("R8, R34: a step whose exchanges come before a transition that is not one gives their slots back and takes the general microstep")
     func mixedStepGivesExchangesBack() throws {
-        let chart = try Chart(Self.mixedRegions())
-        var lean = ChartInstance(chart: chart, context: [String]())
-        var general = ChartInstance(chart: chart, context: [String]())
-        general.isTracing = true
-        try lean.start()
-        try general.start()
+        var (lean, general) = try Self.startedPair(Self.mixedRegions())
         // go: two exchanges, then r3's entry into n (given back after two); back: r1 and r2 exchange,
         // r3 leaves a compound state; mix: r1's entry into z first (nothing exchanged yet), then r2's exchange.
         let steps: [(event: String, atomic: [String])] = [
