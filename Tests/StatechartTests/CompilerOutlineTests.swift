@@ -203,13 +203,36 @@ struct CompilerOutlineTests {
         }
     }
 
+    @Test("R91: the ids a guard and a done descriptor name are resolved in order, guard first; an unknown one is unknownTarget")
+    func guardAndDoneReferences() throws {
+        func chart(guardID: String, doneID: String) -> ChartDefinition<String, Void> {
+            var d = ChartDefinition<String, Void>(name: "refs", eventName: { $0 })
+            let a = d.addState("a", in: d.root)
+            let b = d.addState("b", in: d.root)
+            d.addState("b1", in: b)
+            d.addTransition(
+                TransitionDefinition(on: .done(doneID), guard: .all([.inState("a"), .not(.inState(guardID))]), to: ["b"]), from: a)
+            return d
+        }
+        // Both known: compiles, and the outline keeps the guard's ids, then the done id.
+        var known = chart(guardID: "b", doneID: "b")
+        _ = try Chart(known)
+        known.outline.transitions[0].doneReference = "b1"
+        #expect(known.outline.transitions[0].references == ["a", "b", "b1"])
+        known.outline.transitions[0].doneReference = nil
+        #expect(known.outline.transitions[0].references == ["a", "b"] && known.outline.transitions[0].doneReference == nil)
+        // The guard's unknown id is reported before the done descriptor's.
+        #expect(throws: ChartError.unknownTarget("ghost", from: "a", location: nil)) { try Chart(chart(guardID: "ghost", doneID: "spook")) }
+        #expect(throws: ChartError.unknownTarget("spook", from: "a", location: nil)) { try Chart(chart(guardID: "b", doneID: "spook")) }
+    }
+
     @Test("a definition's per-state and per-transition records stay small; locations clamp to 32 bits")
     func definitionRecordSizes() {
         // Issue 16, "Memory": a 1,000,000-state document's definition holds these by the million,
         // alive together with the document's tree at the loader's peak.
         #expect(MemoryLayout<Statechart.SourceLocation?>.size <= 9)
         #expect(MemoryLayout<TransitionDefinition<String, Void>>.stride <= 104)
-        #expect(MemoryLayout<TransitionOutline>.stride <= 56)
+        #expect(MemoryLayout<TransitionOutline>.stride <= 40)
         #expect(MemoryLayout<NodeOutline>.stride <= 88)
         // And the chart's own record per transition: the compiler's, 32 bytes, with the event
         // descriptor beside it (`Chart.matchers`) and the guard and actions in sparse tables.

@@ -502,10 +502,9 @@ struct ChartCompiler {
                 }
                 // The ids a guard and a `.done` descriptor name, in the order they were resolved
                 // when guards were compiled here: the same first error for the same chart.
-                if !declared[d].guardReferences.isEmpty {
-                    for id in declared[d].guardReferences { _ = try resolve(id, from: i, location: location) }
+                if !declared[d].references.isEmpty {
+                    for id in declared[d].references { _ = try resolve(id, from: i, location: location) }
                 }
-                if let id = declared[d].doneReference { _ = try resolve(id, from: i, location: location) }
                 shapes.append(
                     CompiledTransition(
                         source: Int32(i), targetStart: targetStart, targetCount: Int32(targetPool.count) - targetStart,

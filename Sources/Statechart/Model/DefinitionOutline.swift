@@ -152,16 +152,18 @@ struct NodeOutline: Sendable {
 
 /// What the compiler needs of a declared transition: its target ids and every other id it names.
 ///
-/// 56 bytes: the words first, then the 32-bit fields, the location and one byte of flags (four
+/// 40 bytes: the words first, then the 32-bit fields, the location and one byte of flags (four
 /// `Bool`s took a byte each, and with ``declared`` the record would have grown to 64; a
-/// definition holds one per transition, issue 16, "Memory").
+/// definition holds one per transition, issue 16, "Memory"). The ids it names besides its
+/// targets share one list: a `.done(id)` descriptor's id kept apart took 16 bytes of every
+/// record, for the few transitions that have one.
 @usableFromInline
 struct TransitionOutline: Sendable {
     var targets: [String]
-    /// The ids of the guard's `inState` conditions, in the order the compiler resolves them.
-    var guardReferences: [String]
-    /// The id of a `.done(id)` descriptor.
-    var doneReference: String?
+    /// Every id the transition names besides its targets, in the order the compiler resolves
+    /// them: its guard's `inState` conditions, then a `.done(id)` descriptor's id when it has
+    /// one (``doneReference``).
+    var references: [String]
     /// The node's next transition, -1 for the last.
     var next: Int32 = -1
     /// When ≥ 0, the targets are given by node: `DefinitionOutline.targetNodes[targetNodeStart]`
@@ -179,6 +181,18 @@ struct TransitionOutline: Sendable {
     var hasEvent: Bool { get { flag(2) } set { setFlag(2, newValue) } }
     var hasGuard: Bool { get { flag(4) } set { setFlag(4, newValue) } }
     var hasDynamicTargets: Bool { get { flag(8) } set { setFlag(8, newValue) } }
+    /// Whether the last of ``references`` is a `.done(id)` descriptor's id.
+    private var hasDoneReference: Bool { get { flag(16) } set { setFlag(16, newValue) } }
+
+    /// The id of a `.done(id)` descriptor: the last of ``references``. Setting it replaces it.
+    var doneReference: String? {
+        get { hasDoneReference ? references.last : nil }
+        set {
+            if hasDoneReference { references.removeLast() }
+            if let id = newValue { references.append(id) }
+            hasDoneReference = newValue != nil
+        }
+    }
 
     private func flag(_ bit: UInt8) -> Bool { flags & bit != 0 }
     private mutating func setFlag(_ bit: UInt8, _ on: Bool) { flags = on ? flags | bit : flags & ~bit }
@@ -192,7 +206,7 @@ struct TransitionOutline: Sendable {
         self.declared = declared
         self.targets = targets
         self.location = location
-        self.guardReferences = guardReferences
+        self.references = guardReferences
         self.doneReference = doneReference
         self.isInternal = isInternal
         self.hasEvent = hasEvent
