@@ -226,6 +226,31 @@ struct CompilerOutlineTests {
         #expect(throws: ChartError.unknownTarget("spook", from: "a", location: nil)) { try Chart(chart(guardID: "b", doneID: "spook")) }
     }
 
+    @Test("R32: a history state with an entry or exit block, even an empty one, or invoked work is refused; a state with invoked work is marked")
+    func blocksAndInvocationsOfNodes() throws {
+        enum Addition: CaseIterable { case emptyEntry, exitAction, invocation }
+        for addition in Addition.allCases {
+            var d = ChartDefinition<String, Void>(name: "blocks", eventName: { $0 })
+            let p = d.addState("p", in: d.root)
+            let h = d.addState("h", kind: .history(.shallow), in: p)
+            d.addState("a", in: p)
+            switch addition {
+            case .emptyEntry: d.addOnEntry([], to: h)
+            case .exitAction: d.addOnExit([.run("x") { _ in }], to: h)
+            case .invocation: d.addInvocation(Invocation("work", run: { _ in "done" }), to: h)
+            }
+            #expect(throws: ChartError.invalidStructure("h", reason: "a history state has no entry or exit actions", location: nil), "\(addition)") {
+                try Chart(d)
+            }
+        }
+        var d = ChartDefinition<String, Void>(name: "work", eventName: { $0 })
+        let a = d.addState("a", in: d.root)
+        d.addState("b", in: d.root)
+        #expect(try !Chart(d).hasInvocations)
+        d.addInvocation(Invocation("work", run: { _ in "done" }), to: a)
+        #expect(try Chart(d).hasInvocations)
+    }
+
     @Test("a definition's per-state and per-transition records stay small; locations clamp to 32 bits")
     func definitionRecordSizes() {
         // Issue 16, "Memory": a 1,000,000-state document's definition holds these by the million,
@@ -233,7 +258,7 @@ struct CompilerOutlineTests {
         #expect(MemoryLayout<Statechart.SourceLocation?>.size <= 9)
         #expect(MemoryLayout<TransitionDefinition<String, Void>>.stride <= 104)
         #expect(MemoryLayout<TransitionOutline>.stride <= 40)
-        #expect(MemoryLayout<NodeOutline>.stride <= 88)
+        #expect(MemoryLayout<NodeOutline>.stride <= 72)
         // And the chart's own record per transition: the compiler's, 32 bytes, with the event
         // descriptor beside it (`Chart.matchers`) and the guard and actions in sparse tables.
         // It was a generic record of 64 bytes built from the compiler's 36 (both mapped at every

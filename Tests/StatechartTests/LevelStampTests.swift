@@ -186,7 +186,7 @@ struct LevelStampTests {
             lines.append(
                 "node \(n) \(node.id) \(node.kind) parent \(node.parent) children \(node.childCount) first \(node.firstChild) "
                     + "next \(node.nextSibling) transitions \(node.firstTransition)…\(node.lastTransition) (\(node.transitionCount)) "
-                    + "entry \(node.entryBlockCount) \(node.hasEntryActions) exit \(node.exitBlockCount) \(node.hasExitActions) "
+                    + "entry \(node.hasEntryBlocks) \(node.hasEntryActions) exit \(node.hasExitBlocks) \(node.hasExitActions) "
                     + "payload \(node.payload) initial \(String(describing: node.initial))")
         }
         for (k, t) in outline.transitions.enumerated() {

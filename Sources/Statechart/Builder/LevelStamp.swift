@@ -137,9 +137,9 @@ struct LevelPlan: Sendable {
         exitStart.append(Int32(exitActions))
         let isFinal = roles[o] == .final || roles[o] == .finalGlobal
         var node = NodeOutline(id: "", kind: isFinal ? .final : .state, parent: -1, initial: nil, location: nil)
-        node.entryBlockCount = entryBlocks(o)
+        node.hasEntryBlocks = entryBlocks(o) > 0
         node.hasEntryActions = entryBlocks(o) > 0
-        node.exitBlockCount = exitBlocks(o)
+        node.hasExitBlocks = exitBlocks(o) > 0
         node.hasExitActions = exitBlocks(o) > 0
         node.transitionCount = transitionStart[o + 1] - transitionStart[o]
         nodes.append(node)

@@ -361,7 +361,7 @@ struct ChartCompiler {
                 throw .duplicateStateID(id, first: locations[Int(firstRepeat.first)], second: nodes[j].location)
             }
             locations.set(nodes[j].location, at: i, count: count)
-            invokes.append(nodes[j].invocationCount > 0)
+            invokes.append(nodes[j].hasInvocations)
             let depth: Int32 = parent < 0 ? 0 : states[Int(parent)].depth + 1
             var slot: Int32 = -1
             if kind.isHistory {
@@ -409,7 +409,7 @@ struct ChartCompiler {
                     throw .invalidStructure(id, reason: "a history default transition has no event and no condition", location: t.location ?? nodes[j].location)
                 }
             }
-            if nodes[j].entryBlockCount > 0 || nodes[j].exitBlockCount > 0 || nodes[j].invocationCount > 0 {
+            if nodes[j].hasEntryBlocks || nodes[j].hasExitBlocks || nodes[j].hasInvocations {
                 throw .invalidStructure(id, reason: "a history state has no entry or exit actions", location: nodes[j].location)
             }
         case .final:

@@ -172,7 +172,7 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
 
     /// Adds work the state runs while it is active (rule R52).
     public mutating func addInvocation(_ invocation: Invocation<Event, Context>, to state: Node) {
-        outline.nodes[state.rawValue].invocationCount += 1
+        outline.nodes[state.rawValue].hasInvocations = true
         withPayload(of: state) { $0.invocations.append(invocation) }
     }
 

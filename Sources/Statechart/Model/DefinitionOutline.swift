@@ -36,10 +36,10 @@ struct DefinitionOutline: Sendable {
     @usableFromInline
     mutating func countBlock(entry: Bool, hasActions: Bool, of node: Int) {
         if entry {
-            nodes[node].entryBlockCount += 1
+            nodes[node].hasEntryBlocks = true
             if hasActions { nodes[node].hasEntryActions = true }
         } else {
-            nodes[node].exitBlockCount += 1
+            nodes[node].hasExitBlocks = true
             if hasActions { nodes[node].hasExitActions = true }
         }
     }
@@ -117,7 +117,7 @@ struct RequestRoute: Sendable {
 @usableFromInline
 struct NodeOutline: Sendable {
     // The words first, then the 32-bit fields, then the location (nine bytes) and the single
-    // bytes in its padding: 88 bytes, where the fields in the order of their meaning took 96 with
+    // bytes in its padding: 72 bytes, where the fields in the order of their meaning took 96 with
     // the same location (issue 16, "Memory": a definition holds one per state).
     var id: String
     var initial: [String]?
@@ -129,17 +129,24 @@ struct NodeOutline: Sendable {
     var firstTransition: Int32 = -1
     var lastTransition: Int32 = -1
     var transitionCount: Int32 = 0
-    /// The number of `<onentry>` / `<onexit>` blocks and invocations (empty blocks count).
-    var entryBlockCount: Int32 = 0
-    var exitBlockCount: Int32 = 0
-    var invocationCount: Int32 = 0
     /// Index in ``ChartDefinition/payloads``, -1 when the node has no actions or invocations.
     @usableFromInline var payload: Int32 = -1
     @usableFromInline var location: SourceLocation?
     var kind: StateKind
+    private var flags: UInt8 = 0
+
+    /// Whether the node has an `<onentry>` (`<onexit>`) block, empty or not, or invoked work:
+    /// the compiler asks no more (a history state may have none). Flags in one byte, where
+    /// three counts took twelve.
+    var hasEntryBlocks: Bool { get { flag(1) } set { setFlag(1, newValue) } }
+    var hasExitBlocks: Bool { get { flag(2) } set { setFlag(2, newValue) } }
+    var hasInvocations: Bool { get { flag(4) } set { setFlag(4, newValue) } }
     /// Whether some entry (exit) block has an action.
-    var hasEntryActions = false
-    var hasExitActions = false
+    var hasEntryActions: Bool { get { flag(8) } set { setFlag(8, newValue) } }
+    var hasExitActions: Bool { get { flag(16) } set { setFlag(16, newValue) } }
+
+    private func flag(_ bit: UInt8) -> Bool { flags & bit != 0 }
+    private mutating func setFlag(_ bit: UInt8, _ on: Bool) { flags = on ? flags | bit : flags & ~bit }
 
     init(id: String, kind: StateKind, parent: Int32, initial: [String]?, location: SourceLocation?) {
         self.id = id
