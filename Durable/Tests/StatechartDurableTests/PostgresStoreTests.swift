@@ -107,13 +107,15 @@ struct PostgresStoreTests {
     // that gets no answer at all (postgres-nio sometimes waits forever on a connection killed
     // while it was idle: about one run in eight of the whole suite hung here before the store
     // had a request timeout) fails with `connectionLost` after the timeout and is retried too.
+    // The timeout is 10 s: it also bounds the store's first transaction, which migrates its
+    // schema, and with 3 s that timed out once in a CI run where every suite used the server at once.
     @Test func droppedConnectionsAreReportedAndSendsRetriedWithTheirKeysApplyOnce() async throws {
         let name = "statechart_drop_\(UInt32.random(in: 0...UInt32.max))"
         let schema = PostgresTestServer.freshSchema()
         var configuration = try PostgresStore.configuration(url: try PostgresTestServer.requireURL())
         configuration.options.additionalStartupParameters = [("application_name", name)]
         configuration.options.maximumConnections = 2
-        let store = try await PostgresStore(configuration: configuration, schema: schema, requestTimeout: .seconds(3))
+        let store = try await PostgresStore(configuration: configuration, schema: schema, requestTimeout: .seconds(10))
         let host = try await makeHost(store)
         try await host.create("t", chart: "toggle", version: 1)
         let kill = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'"
