@@ -133,20 +133,17 @@ struct NodeOutline: Sendable {
     @usableFromInline var payload: Int32 = -1
     @usableFromInline var location: SourceLocation?
     var kind: StateKind
-    private var flags: UInt8 = 0
+    private var flags = OutlineFlags()
 
     /// Whether the node has an `<onentry>` (`<onexit>`) block, empty or not, or invoked work:
     /// the compiler asks no more (a history state may have none). Flags in one byte, where
     /// three counts took twelve.
-    var hasEntryBlocks: Bool { get { flag(1) } set { setFlag(1, newValue) } }
-    var hasExitBlocks: Bool { get { flag(2) } set { setFlag(2, newValue) } }
-    var hasInvocations: Bool { get { flag(4) } set { setFlag(4, newValue) } }
+    var hasEntryBlocks: Bool { get { flags[1] } set { flags[1] = newValue } }
+    var hasExitBlocks: Bool { get { flags[2] } set { flags[2] = newValue } }
+    var hasInvocations: Bool { get { flags[4] } set { flags[4] = newValue } }
     /// Whether some entry (exit) block has an action.
-    var hasEntryActions: Bool { get { flag(8) } set { setFlag(8, newValue) } }
-    var hasExitActions: Bool { get { flag(16) } set { setFlag(16, newValue) } }
-
-    private func flag(_ bit: UInt8) -> Bool { flags & bit != 0 }
-    private mutating func setFlag(_ bit: UInt8, _ on: Bool) { flags = on ? flags | bit : flags & ~bit }
+    var hasEntryActions: Bool { get { flags[8] } set { flags[8] = newValue } }
+    var hasExitActions: Bool { get { flags[16] } set { flags[16] = newValue } }
 
     init(id: String, kind: StateKind, parent: Int32, initial: [String]?, location: SourceLocation?) {
         self.id = id
@@ -182,14 +179,14 @@ struct TransitionOutline: Sendable {
     /// typed machine is stamped (``LevelStamp``), whose transitions differ only in structure.
     var declared: Int32 = -1
     var location: SourceLocation?
-    private var flags: UInt8 = 0
+    private var flags = OutlineFlags()
 
-    var isInternal: Bool { get { flag(1) } set { setFlag(1, newValue) } }
-    var hasEvent: Bool { get { flag(2) } set { setFlag(2, newValue) } }
-    var hasGuard: Bool { get { flag(4) } set { setFlag(4, newValue) } }
-    var hasDynamicTargets: Bool { get { flag(8) } set { setFlag(8, newValue) } }
+    var isInternal: Bool { get { flags[1] } set { flags[1] = newValue } }
+    var hasEvent: Bool { get { flags[2] } set { flags[2] = newValue } }
+    var hasGuard: Bool { get { flags[4] } set { flags[4] = newValue } }
+    var hasDynamicTargets: Bool { get { flags[8] } set { flags[8] = newValue } }
     /// Whether the last of ``references`` is a `.done(id)` descriptor's id.
-    private var hasDoneReference: Bool { get { flag(16) } set { setFlag(16, newValue) } }
+    private var hasDoneReference: Bool { get { flags[16] } set { flags[16] = newValue } }
 
     /// The id of a `.done(id)` descriptor: the last of ``references``. Setting it replaces it.
     var doneReference: String? {
@@ -200,9 +197,6 @@ struct TransitionOutline: Sendable {
             hasDoneReference = newValue != nil
         }
     }
-
-    private func flag(_ bit: UInt8) -> Bool { flags & bit != 0 }
-    private mutating func setFlag(_ bit: UInt8, _ on: Bool) { flags = on ? flags | bit : flags & ~bit }
 
     /// An outline from its parts, which it takes over (`__owned`: a caller's last use moves them in).
     @usableFromInline
@@ -261,5 +255,17 @@ struct TransitionOutline: Sendable {
             }
         }
         return out
+    }
+}
+
+/// Up to eight yes-or-no facts of an outline record in one byte: a definition holds a record per
+/// state and per transition, and a `Bool` apiece took a byte each (issue 16, "Memory").
+struct OutlineFlags: Sendable {
+    private var bits: UInt8 = 0
+
+    /// Whether `bit` (a single-bit mask) is set.
+    subscript(bit: UInt8) -> Bool {
+        get { bits & bit != 0 }
+        set { bits = newValue ? bits | bit : bits & ~bit }
     }
 }
