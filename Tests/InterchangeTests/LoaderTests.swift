@@ -213,6 +213,9 @@ struct LoaderTests {
     @Test func builderItemsStaySmall() {
         // Issue 16, "Memory": one item per element of the document, all alive at the loader's peak.
         #expect(MemoryLayout<SCXMLBuilder.Item>.stride <= 40)
+        // And one declared transition per `<transition>`, beside the tree at the same peak: 104
+        // bytes while a transition held its dynamic targets and asynchronous guard in place.
+        #expect(MemoryLayout<TransitionDefinition<SCXMLEvent, SCXMLContext>>.stride <= 80)
     }
 
     @Test("a builder that holds the only tree releases its attributes once checked, when nothing reads them again")

@@ -256,7 +256,7 @@ struct CompilerOutlineTests {
         // Issue 16, "Memory": a 1,000,000-state document's definition holds these by the million,
         // alive together with the document's tree at the loader's peak.
         #expect(MemoryLayout<Statechart.SourceLocation?>.size <= 9)
-        #expect(MemoryLayout<TransitionDefinition<String, Void>>.stride <= 104)
+        #expect(MemoryLayout<TransitionDefinition<String, Void>>.stride <= 72)
         #expect(MemoryLayout<TransitionOutline>.stride <= 40)
         #expect(MemoryLayout<NodeOutline>.stride <= 72)
         // And the chart's own record per transition: the compiler's, 32 bytes, with the event
@@ -359,5 +359,40 @@ extension CompilerOutlineTests {
         // include its ancestors' as an atomic state's do.
         #expect(try m.send("stop"))
         #expect(m.activeAtomicIDs == ["a1", "x2"])
+    }
+}
+
+extension CompilerOutlineTests {
+    @Test("R27, R58: a declared transition's dynamic targets and asynchronous guard, boxed together, are set, replaced and cleared one without the other; a copy keeps its own; the compiled chart routes by them")
+    func dynamicTargetsAndAsyncGuardOfADeclaredTransition() throws {
+        var t = TransitionDefinition<String, Void>(on: .event("go"), to: ["a"])
+        #expect(t.dynamicTargets == nil && t.asyncGuard == nil && t.closures == nil)
+        t.dynamicTargets = { _, _ in ["c"] }
+        let withTargetsOnly = t
+        t.asyncGuard = { _, _ in true }
+        #expect(t.dynamicTargets?((), nil) == ["c"] && t.asyncGuard != nil)
+        // The copy made before the guard was set does not see it: a set makes a new box.
+        #expect(withTargetsOnly.asyncGuard == nil && withTargetsOnly.dynamicTargets?((), nil) == ["c"])
+        t.dynamicTargets = nil
+        #expect(t.dynamicTargets == nil && t.asyncGuard != nil)
+        t.asyncGuard = nil
+        #expect(t.closures == nil, "a transition with neither holds no box")
+
+        // Compiled: the dynamic transition goes where its closure says (R27); the guarded one is
+        // reported to the asynchronous runtime (R58) and not taken by a synchronous send.
+        var definition = ChartDefinition<String, Void>(name: "boxed")
+        let a = definition.addState("a", in: definition.root)
+        _ = definition.addState("b", in: definition.root)
+        _ = definition.addState("c", in: definition.root)
+        var guarded = TransitionDefinition<String, Void>(on: .event("wait"), to: ["b"])
+        guarded.asyncGuard = { _, _ in true }
+        definition.addTransition(guarded, from: a)
+        definition.addTransition(withTargetsOnly, from: a)
+        var instance = ChartInstance(chart: try Chart(definition), context: ())
+        try instance.start()
+        #expect(instance.asyncGuards(for: "wait").map(\.transition) == [0])
+        #expect(instance.asyncGuards(for: "go").isEmpty)
+        #expect(try instance.send("wait") == false && instance.activeAtomicIDs == ["a"])
+        #expect(try instance.send("go") && instance.activeAtomicIDs == ["c"])
     }
 }
