@@ -287,6 +287,10 @@ public struct TransitionDefinition<Event: Hashable & Sendable, Context>: Sendabl
     }
 
     /// Creates a transition.
+    // Inlinable, so that it runs specialized for the caller's types: compiled once in the library,
+    // making the box's type (generic) looked its metadata up at every call, about 1,700
+    // instructions a transition (`scaleDefinition`, 100,000 states: 557 M → 733 M).
+    @inlinable
     public init(
         on event: EventDescriptor<Event>?,
         guard guardCondition: Guard<Event, Context>? = nil,
