@@ -135,7 +135,7 @@ struct XMLTreeBuilder {
         let parent = stack.last ?? -1
         attributesStart.append(first)
         elements.append(
-            XMLElementNode(name: kind.map { elementNames.strings[Int($0.rawValue)] } ?? scanner.localName, kind: kind, attributes: XMLAttributes(), location: location, parent: parent))
+            XMLElementNode(kind: kind, unknownName: scanner.localName, attributes: XMLAttributes(), location: location, parent: parent))
         stack.append(index)
     }
 
@@ -169,10 +169,12 @@ struct XMLTreeBuilder {
         }
     }
 
-    /// Gives the elements with text or markup their ``XMLElementContent``.
+    /// Gives the elements with text or markup their ``XMLElementExtras`` (keeping the name of an
+    /// element SCXML does not know, boxed when it was read).
     private mutating func boxContent() {
         for index in Set(texts.keys).union(markups.keys) {
-            elements[index].content = XMLElementContent(text: texts[index] ?? "", markup: markups[index] ?? "")
+            elements[index].extras = XMLElementExtras(
+                text: texts[index] ?? "", markup: markups[index] ?? "", unknownName: elements[index].extras?.unknownName ?? "")
         }
         texts = [:]
         markups = [:]

@@ -6,30 +6,36 @@ import Statechart
 struct XMLElementNode: Sendable {
     // The children and the attributes held in 16 bytes each, the location and the parent in 32
     // bits, and the one-byte kind last, after the 32-bit fields, so that it takes no word of its
-    // own: an element takes 72 bytes instead of 120, and a 1,000,000-state document has some
-    // three million (peak memory, issue 16).
-    /// The local name (`state`, `transition`…).
-    var name: String
+    // own; the name is the kind's, and only an element SCXML does not know keeps its own, in its
+    // box: an element takes 56 bytes (120 with the fields in the order of their meaning, 72 with
+    // the name in place), and a 1,000,000-state document has some three and a half million of
+    // them, all alive at the loader's peak (peak memory, issue 16).
     /// Attributes in no namespace (or explicitly in the SCXML namespace), by local name.
     var attributes: XMLAttributes
     /// Child element indices in document order: a part of one array of the children of every
     /// element (``XMLTreeBuilder``), so an element's list costs no allocation of its own.
     var children = XMLChildList()
-    /// The element's text and markup, when it has either: boxed, so that the many elements that
-    /// have neither pay one word for them instead of two strings (an element was 144 bytes, and
-    /// a 1,000,000-state document has some three million).
-    var content: XMLElementContent?
+    /// What few elements have: text, markup, or a name SCXML does not know. Boxed, so that the
+    /// many elements that have none pay one word for them instead of three strings.
+    var extras: XMLElementExtras?
     private let line: Int32
     private let column: Int32
     private let parentIndex: Int32
     /// What the name is in SCXML, `nil` for a name SCXML does not have.
     var kind: SCXMLElementKind?
 
+    /// The local name (`state`, `transition`…): the kind's, or the one read for an element SCXML
+    /// does not know.
+    var name: String { kind?.name ?? extras?.unknownName ?? "" }
+
     /// An element without children or content. A line or column past 2,147,483,647 is recorded
     /// as that; the parent is an element index, which the tree builder keeps below it.
-    init(name: String, kind: SCXMLElementKind?, attributes: XMLAttributes, location: SourceLocation, parent: Int) {
-        self.name = name
+    ///
+    /// - Parameter unknownName: The name read, for an element whose `kind` is `nil`; not read
+    ///   otherwise (the kind names it).
+    init(kind: SCXMLElementKind?, unknownName: @autoclosure () -> String, attributes: XMLAttributes, location: SourceLocation, parent: Int) {
         self.kind = kind
+        if kind == nil { extras = XMLElementExtras(text: "", markup: "", unknownName: unknownName()) }
         self.attributes = attributes
         self.line = Int32(clamping: location.line)
         self.column = Int32(clamping: location.column)
@@ -44,11 +50,11 @@ struct XMLElementNode: Sendable {
 
     /// The text inside an element that takes text (``SCXMLSchema/textElements``: `<script>`,
     /// `<data>`, `<assign>`, `<content>`), as written; empty for the others, which refuse text.
-    var text: String { content?.text ?? "" }
+    var text: String { extras?.text ?? "" }
     /// The elements written inside an element that holds markup (``SCXMLSchema/markupElements``:
     /// `<content>`, `<assign>`, `<data>`), as XML text with their namespaces declared: an SCXML
     /// document to invoke, or an XML value. Never part of ``XMLTree/elements``.
-    var markup: String { content?.markup ?? "" }
+    var markup: String { extras?.markup ?? "" }
 }
 
 /// The children of one element (``XMLElementNode/children``), as element indices: its part of
@@ -74,15 +80,19 @@ struct XMLChildList: RandomAccessCollection, Sendable {
     }
 }
 
-/// The text and markup of an element that has either (``XMLElementNode/content``). Set once,
-/// when the document has been read: the reader gathers them as it goes (``XMLTreeBuilder``).
-final class XMLElementContent: Sendable {
+/// What few elements of a document have (``XMLElementNode/extras``): text and markup, set once
+/// the document has been read (the reader gathers them as it goes, ``XMLTreeBuilder``), and the
+/// name of an element SCXML does not know, set when it is read (the builder refuses it by name).
+final class XMLElementExtras: Sendable {
     let text: String
     let markup: String
+    /// The element's name when it has no ``SCXMLElementKind``; empty otherwise.
+    let unknownName: String
 
-    init(text: String, markup: String) {
+    init(text: String, markup: String, unknownName: String) {
         self.text = text
         self.markup = markup
+        self.unknownName = unknownName
     }
 }
 
