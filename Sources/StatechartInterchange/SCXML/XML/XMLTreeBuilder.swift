@@ -135,7 +135,7 @@ struct XMLTreeBuilder {
         let parent = stack.last ?? -1
         attributesStart.append(first)
         elements.append(
-            XMLElementNode(kind: kind, unknownName: scanner.localName, attributes: XMLAttributes(), location: location, parent: parent))
+            XMLElementNode(kind: kind, unknownName: kind == nil ? scanner.localName : nil, attributes: XMLAttributes(), location: location, parent: parent))
         stack.append(index)
     }
 

@@ -31,11 +31,13 @@ struct XMLElementNode: Sendable {
     /// An element without children or content. A line or column past 2,147,483,647 is recorded
     /// as that; the parent is an element index, which the tree builder keeps below it.
     ///
-    /// - Parameter unknownName: The name read, for an element whose `kind` is `nil`; not read
-    ///   otherwise (the kind names it).
-    init(kind: SCXMLElementKind?, unknownName: @autoclosure () -> String, attributes: XMLAttributes, location: SourceLocation, parent: Int) {
+    /// - Parameter unknownName: The name read, for an element whose `kind` is `nil` (the kind
+    ///   names the others). Built in its array's place: made and then appended, each element was
+    ///   copied through an outlined copy.
+    @inline(__always)
+    init(kind: SCXMLElementKind?, unknownName: String?, attributes: XMLAttributes, location: SourceLocation, parent: Int) {
         self.kind = kind
-        if kind == nil { extras = XMLElementExtras(text: "", markup: "", unknownName: unknownName()) }
+        if kind == nil { extras = XMLElementExtras(text: "", markup: "", unknownName: unknownName ?? "") }
         self.attributes = attributes
         self.line = Int32(clamping: location.line)
         self.column = Int32(clamping: location.column)
