@@ -536,7 +536,7 @@ struct AttributeReader {
     let attributes: XMLAttributes
     /// The element's kind, and its name when it has none: its name is only made for an error.
     /// (Read as the element's ``XMLElementNode/name``, a computed property, the whole element
-    /// was copied for every reader made: 3 % of loading a document.)
+    /// was copied for every reader made: 1.6 % of the instructions of loading a document.)
     let kind: SCXMLElementKind?
     let unknownName: String
     let line: Int

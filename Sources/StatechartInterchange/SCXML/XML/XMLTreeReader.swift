@@ -32,9 +32,7 @@ struct XMLElementNode: Sendable {
     /// as that; the parent is an element index, which the tree builder keeps below it.
     ///
     /// - Parameter unknownName: The name read, for an element whose `kind` is `nil` (the kind
-    ///   names the others). Built in its array's place: made and then appended, each element was
-    ///   copied through an outlined copy.
-    @inline(__always)
+    ///   names the others).
     init(kind: SCXMLElementKind?, unknownName: String?, attributes: XMLAttributes, location: SourceLocation, parent: Int) {
         self.kind = kind
         if kind == nil { extras = XMLElementExtras(text: "", markup: "", unknownName: unknownName ?? "") }
