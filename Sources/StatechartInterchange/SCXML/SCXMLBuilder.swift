@@ -542,12 +542,12 @@ struct AttributeReader {
     let line: Int
 
     /// The element's name, for an error.
-    var elementName: String { kind?.name ?? unknownName }
+    var elementName: String { XMLElementNode.name(kind: kind, unknownName: unknownName) }
 
     init(element: borrowing XMLElementNode) {
         attributes = element.attributes
         kind = element.kind
-        unknownName = element.kind == nil ? element.name : ""
+        unknownName = element.kind == nil ? element.extras?.unknownName ?? "" : ""
         line = element.location.line
     }
 

@@ -169,8 +169,10 @@ struct XMLTreeBuilder {
         }
     }
 
-    /// Gives the elements with text or markup their ``XMLElementExtras`` (keeping the name of an
-    /// element SCXML does not know, boxed when it was read).
+    /// Gives the elements with text or markup their ``XMLElementExtras``. Only known kinds take
+    /// text or markup (``SCXMLElementKind/Rules/takesText``, ``SCXMLElementKind/Rules/holdsMarkup``),
+    /// so the unknown name carried over is empty today; it is carried so that no later rule can
+    /// make an element lose the name it was read with to its text.
     private mutating func boxContent() {
         for index in Set(texts.keys).union(markups.keys) {
             elements[index].extras = XMLElementExtras(

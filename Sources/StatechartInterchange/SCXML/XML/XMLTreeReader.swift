@@ -26,7 +26,11 @@ struct XMLElementNode: Sendable {
 
     /// The local name (`state`, `transition`…): the kind's, or the one read for an element SCXML
     /// does not know.
-    var name: String { kind?.name ?? extras?.unknownName ?? "" }
+    var name: String { Self.name(kind: kind, unknownName: extras?.unknownName) }
+
+    /// The name of an element of `kind`, or `unknownName` for one SCXML has no kind for: the one
+    /// rule behind ``name`` and the attribute reader's name for its errors.
+    static func name(kind: SCXMLElementKind?, unknownName: String?) -> String { kind?.name ?? unknownName ?? "" }
 
     /// An element without children or content. A line or column past 2,147,483,647 is recorded
     /// as that; the parent is an element index, which the tree builder keeps below it.
