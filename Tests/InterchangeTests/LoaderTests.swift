@@ -218,31 +218,70 @@ struct LoaderTests {
         #expect(MemoryLayout<TransitionDefinition<SCXMLEvent, SCXMLContext>>.stride <= 80)
     }
 
-    @Test("a builder that holds the only tree releases its attributes once checked, when nothing reads them again")
-    func checkedAttributesAreReleased() throws {
+    @Test("a builder that holds the only tree releases its elements once checked, when nothing reads them again")
+    func checkedTreeIsReleased() throws {
         let null = document(
             "<state id=\"a\"><onentry><log label=\"in\"/><raise event=\"go\"/></onentry>"
                 + "<transition event=\"go\" cond=\"In('a')\" target=\"b\"/></state><final id=\"b\"/>")
         let ecmascript = document("<datamodel><data id=\"x\" expr=\"1\"/></datamodel><state id=\"a\"><transition cond=\"x == 1\" target=\"b\"/></state><final id=\"b\"/>")
         let invoking = document("<state id=\"a\"><invoke type=\"scxml\"><content><scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><final id=\"f\"/></scxml></content></invoke></state>")
         func built(_ xml: String, releasing: Bool) throws -> (SCXMLBuilder, ChartDefinition<SCXMLEvent, SCXMLContext>) {
-            var builder = SCXMLBuilder(tree: try XMLTreeReader.read(Data(xml.utf8)), options: .init(), releasesCheckedAttributes: releasing)
+            var builder = SCXMLBuilder(tree: try XMLTreeReader.read(Data(xml.utf8)), options: .init(), releasesCheckedTree: releasing)
             let definition = try builder.build(defaultName: "t")
             return (builder, definition)
         }
-        func attributeCount(_ builder: SCXMLBuilder) -> Int { builder.tree.elements.reduce(0) { $0 + $1.attributes.count } }
         for xml in [null, ecmascript, invoking] {
             let (kept, keptDefinition) = try built(xml, releasing: false)
             let (released, releasedDefinition) = try built(xml, releasing: true)
-            #expect(attributeCount(kept) > 0)
-            // Released only under the null data model without <invoke>; the chart is the same either way.
-            #expect((attributeCount(released) == 0) == (xml == null))
+            #expect(!kept.tree.elements.isEmpty)
+            // Released only under the null data model without <invoke>; the links outlive the tree.
+            #expect(released.tree.elements.isEmpty == (xml == null))
+            #expect(released.links.count == kept.links.count && released.links.count == kept.tree.elements.count)
+            // The chart is the same either way, with its states and transitions where they are written.
             let keptChart: SCXMLChart = try Chart(keptDefinition)
             let releasedChart: SCXMLChart = try Chart(releasedDefinition)
             #expect(SCXMLExporter.export(keptChart) == SCXMLExporter.export(releasedChart))
+            // Each state and transition where its element is, as the tree that was kept says.
+            let elements = kept.tree.elements
+            for kind in [SCXMLElementKind.state, .final] {
+                for e in elements where e.kind == kind {
+                    guard let id = e.attributes["id"], let state = releasedChart.state(withID: id) else { continue }
+                    #expect(releasedChart.location(of: state) == e.location)
+                }
+            }
+            let transitionElements = elements.filter { $0.kind == .transition }
+            let transitions = releasedChart.transitions(of: releasedChart.state(withID: "a")!)
+            #expect(transitions.map(\.location) == transitionElements.map(\.location))
         }
         // And the released document runs as written.
         #expect(try configurations(SCXMLDocument.load(string: null), []) == [["b"]])
+    }
+
+    @Test("the links of a released tree find each element's parent, position and children as the tree had them")
+    func elementLinksMatchTheTree() throws {
+        let documents = [
+            document(
+                "<state id=\"a\" initial=\"a2\">\n  <onentry><log label=\"x\"/><send event=\"e\"><param name=\"p\" expr=\"1\"/></send></onentry>\n"
+                    + "  <state id=\"a1\"/><state id=\"a2\"><transition event=\"go\" target=\"b\"><raise event=\"r\"/><log label=\"y\"/></transition></state>\n"
+                    + "  <onexit/><transition event=\"t\"/>\n</state>\n<parallel id=\"p\"><state id=\"p1\"/><state id=\"p2\"><initial><transition target=\"p2a\"/></initial><state id=\"p2a\"/></state></parallel>\n<final id=\"b\"/>",
+                rootAttributes: " datamodel=\"ecmascript\""),
+            // A chain deeper than the runs of siblings, then siblings after the deepest one.
+            document((0..<30).map { "<state id=\"s\($0)\">" }.joined() + "<final id=\"leaf\"/>"
+                + (0..<30).map { "<onexit><log label=\"\($0)\"/></onexit></state>" }.joined()),
+        ]
+        for xml in documents {
+            let tree = try XMLTreeReader.read(Data(xml.utf8))
+            let links = SCXMLElementLinks(tree.elements)
+            #expect(links.count == tree.elements.count)
+            for i in tree.elements.indices {
+                #expect(links.parent(of: i) == tree.elements[i].parent)
+                #expect(links.location(of: i) == tree.elements[i].location)
+                var children: [Int] = []
+                links.forEachChild(of: i) { children.append($0) }
+                #expect(children == Array(tree.elements[i].children), "children of element \(i)")
+                #expect(links.hasChildren(i) == !tree.elements[i].children.isEmpty)
+            }
+        }
     }
 
     @Test func loadingFromAFileUsesItsNameAndReportsMissingFiles() throws {

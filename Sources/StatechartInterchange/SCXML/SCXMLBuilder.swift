@@ -27,12 +27,15 @@ struct SCXMLBuilder {
         case other
     }
 
-    /// The document. Its attributes are released once checked when ``releasesCheckedAttributes``
-    /// says so and nothing reads them afterwards (see ``build(defaultName:)``).
+    /// The document. Its elements are released once checked when ``releasesCheckedTree`` says so
+    /// and nothing reads them afterwards (see ``build(defaultName:)``).
     private(set) var tree: XMLTree
-    /// Whether the builder holds the only reference to ``tree``: releasing the attributes of a
-    /// tree that its caller holds too would copy its elements.
-    let releasesCheckedAttributes: Bool
+    /// Whether the builder holds the only reference to ``tree``: releasing the elements of a tree
+    /// that its caller holds too would free nothing.
+    let releasesCheckedTree: Bool
+    /// What the definition is built from besides the items, made from the tree once every
+    /// element is checked (empty until then).
+    private(set) var links = SCXMLElementLinks()
     var items: [Item] = []
     /// The actions of the `.action` items, in document order.
     var actionList: [Action<SCXMLEvent, SCXMLContext>] = []
@@ -72,11 +75,11 @@ struct SCXMLBuilder {
         self.init(tree: tree, options: SCXMLLoadOptions(requiresXMLIDs: requiresXMLIDs))
     }
 
-    /// A builder of the definition of `tree`; `releasesCheckedAttributes` when the caller hands
-    /// over its only reference to the tree.
-    init(tree: consuming XMLTree, options: SCXMLLoadOptions, releasesCheckedAttributes: Bool = false) {
+    /// A builder of the definition of `tree`; `releasesCheckedTree` when the caller hands over its
+    /// only reference to the tree.
+    init(tree: consuming XMLTree, options: SCXMLLoadOptions, releasesCheckedTree: Bool = false) {
         self.tree = tree
-        self.releasesCheckedAttributes = releasesCheckedAttributes
+        self.releasesCheckedTree = releasesCheckedTree
         self.requiresXMLIDs = options.requiresXMLIDs
         self.options = options
         self.sources = SCXMLExternalSources(baseURL: options.baseURL, limit: options.limits.maximumFileSize)
@@ -120,12 +123,14 @@ struct SCXMLBuilder {
             try c.compileAll()
             compiler = c
         }
-        releaseAttributesIfUnread(hasInvoke: hasInvoke)
+        // Before the definition's records are made: the tree's elements may go first.
+        links = SCXMLElementLinks(tree.elements)
+        releaseTreeIfUnread(hasInvoke: hasInvoke)
         let elements = tree.elements
         let chartName = name ?? defaultName
         var definition = Definition(name: chartName, initial: initial, eventName: { $0.name })
         definition.reserveCapacity(states: stateCount, transitions: transitionCount)
-        var nodes = Array(repeating: definition.root, count: elements.count)
+        var nodes = Array(repeating: definition.root, count: links.count)
         var data = SCXMLDataBuilder(tree: tree, items: items, sources: sources)
         if dataModel == .ecmascript {
             try data.collect()
@@ -133,26 +138,26 @@ struct SCXMLBuilder {
             let targets = initial.isEmpty ? first.flatMap { stateID(at: $0) }.map { [$0] } ?? [] : initial
             definition.setInitial(targets, actions: data.startActions(chartName: chartName, compiler: compiler), of: definition.root)
         }
-        // The loops read the elements' fields in place, by index: binding an element to a local
-        // copies it, retaining and releasing each of its strings and arrays.
-        for i in elements.indices.dropFirst() {
-            let parent = elements[i].parent
+        // The items and the links, not the tree: a builder that holds the only tree has released
+        // its elements when nothing below reads them (``releaseTreeIfUnread(hasInvoke:)``).
+        for i in 1..<links.count {
+            let parent = links.parent(of: i)
             switch items[i] {
             case .state(let id, let initial, let kind):
                 nodes[i] = definition.addState(
-                    id, kind: kind, in: nodes[parent], initial: initial, location: elements[i].location)
+                    id, kind: kind, in: nodes[parent], initial: initial, location: links.location(of: i))
                 if let lateBinding = data.lateBindingAction(for: i, stateID: id) {
                     definition.addOnEntry([lateBinding], to: nodes[i])
                 }
             case .transition(let events, let cond, let targets, let kind):
                 let actions = actions(in: i)
                 if case .initial = items[parent] {
-                    definition.setInitial(targets, actions: actions, of: nodes[elements[parent].parent])
+                    definition.setInitial(targets, actions: actions, of: nodes[links.parent(of: parent)])
                 } else {
                     definition.addTransition(
                         TransitionDefinition(
                             on: events.map { .names($0) }, guard: cond, to: targets, kind: kind,
-                            actions: actions, location: elements[i].location),
+                            actions: actions, location: links.location(of: i)),
                         from: nodes[parent])
                 }
             case .onEntry:
@@ -163,8 +168,9 @@ struct SCXMLBuilder {
                 break
             }
         }
-        // Every element of the tree has the kind of its name (the reader keeps only SCXML's).
-        for i in elements.indices where elements[i].kind == .invoke {
+        // Every element of the tree has the kind of its name (the reader keeps only SCXML's). A
+        // document with an <invoke> keeps its tree.
+        for i in elements.indices where hasInvoke && elements[i].kind == .invoke {
             let parent = elements[i].parent
             try addInvocation(i, to: nodes[parent], of: stateID(at: parent) ?? "", in: &definition)
         }
@@ -182,13 +188,14 @@ struct SCXMLBuilder {
         return definition
     }
 
-    /// Releases the attributes of the tree once every element is checked, when nothing reads them
-    /// again: the items hold what the definition needs, and only the step compiler, the data
-    /// model and `<invoke>` go back to the elements' attributes. For a large document they were
-    /// a sixth of the memory held while its definition is built (issue 16, "Memory").
-    private mutating func releaseAttributesIfUnread(hasInvoke: Bool) {
-        guard releasesCheckedAttributes, compiler == nil, dataModel == .null, !hasInvoke else { return }
-        tree.releaseAttributes()
+    /// Releases the tree's elements once every one is checked, when nothing reads them again: the
+    /// items and the links hold what the definition needs, and only the step compiler, the data
+    /// model and `<invoke>` go back to the elements. For a large document the elements were the
+    /// largest part of the memory held while its definition is built, their attributes a sixth of
+    /// it (issue 16, "Memory"); the links keep a third of an element's size.
+    private mutating func releaseTreeIfUnread(hasInvoke: Bool) {
+        guard releasesCheckedTree, compiler == nil, dataModel == .null, !hasInvoke else { return }
+        tree.elements = []
     }
 
     /// Compiles the `<invoke>` at `index` and declares it on its state (rule R86).
@@ -205,16 +212,16 @@ struct SCXMLBuilder {
 
     /// The actions of the executable content inside the element at `index`.
     private func actions(in index: Int) -> [Action<SCXMLEvent, SCXMLContext>] {
-        let children = tree.elements[index].children
-        if children.isEmpty { return [] }
+        if !links.hasChildren(index) { return [] }
         if let compiler, dataModel == .ecmascript || compiler.needsSteps(index) {
             // One block of content: its steps run together, and a failure skips the rest (R14).
             return [SCXMLDataBuilder.content(compiler.steps(in: index), markup: SCXMLMarkup.children(of: index, in: tree))]
         }
-        return children.compactMap {
-            if case .action(let k) = items[$0] { return actionList[Int(k)] }
-            return nil
+        var actions: [Action<SCXMLEvent, SCXMLContext>] = []
+        links.forEachChild(of: index) { child in
+            if case .action(let k) = items[child] { actions.append(actionList[Int(k)]) }
         }
+        return actions
     }
 
     /// The id of the state element at `index` (given or generated), once checked.

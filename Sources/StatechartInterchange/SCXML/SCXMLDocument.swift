@@ -215,7 +215,7 @@ public enum SCXMLDocument {
         throws(SCXMLError) -> ChartDefinition<SCXMLEvent, SCXMLContext>
     {
         let tree = try XMLTreeReader.read(consume data, limits: options.limits)
-        var builder = SCXMLBuilder(tree: consume tree, options: options, releasesCheckedAttributes: true)
+        var builder = SCXMLBuilder(tree: consume tree, options: options, releasesCheckedTree: true)
         return try builder.build(defaultName: name)
     }
 

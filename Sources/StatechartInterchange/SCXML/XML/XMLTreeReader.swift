@@ -103,16 +103,9 @@ final class XMLElementExtras: Sendable {
 /// A document as a flat array of elements in document order (pre-order: a parent precedes its
 /// children), so that nothing downstream needs to recurse to the depth of the document.
 struct XMLTree: Sendable {
+    /// In document order. A builder that holds the only tree releases them all once checked,
+    /// when nothing reads them again (``SCXMLBuilder``).
     var elements: [XMLElementNode]
-
-    /// Leaves every element without attributes, so that the one array they share is freed once
-    /// nothing else holds it (a builder that has read them all, ``SCXMLBuilder``).
-    mutating func releaseAttributes() {
-        // Through one pointer: by index, each write checked that the array was not shared.
-        elements.withUnsafeMutableBufferPointer { elements in
-            for i in elements.indices { elements[i].attributes = XMLAttributes() }
-        }
-    }
 }
 
 /// Reads a document into an ``XMLTree`` with ``XMLScanner``, the loader's own XML reader.
