@@ -169,10 +169,12 @@ struct SCXMLBuilder {
             }
         }
         // Every element of the tree has the kind of its name (the reader keeps only SCXML's). A
-        // document with an <invoke> keeps its tree.
-        for i in elements.indices where hasInvoke && elements[i].kind == .invoke {
-            let parent = elements[i].parent
-            try addInvocation(i, to: nodes[parent], of: stateID(at: parent) ?? "", in: &definition)
+        // document with an <invoke> keeps its tree; one without may have released it.
+        if hasInvoke {
+            for i in elements.indices where elements[i].kind == .invoke {
+                let parent = elements[i].parent
+                try addInvocation(i, to: nodes[parent], of: stateID(at: parent) ?? "", in: &definition)
+            }
         }
         if let compiler {
             // <donedata> is evaluated after the final state's <onentry>, when its done event is made;
