@@ -19,4 +19,12 @@ enum RandomWalkShare {
         let count = max(1, seeds.count * percent / 100)
         return seeds.lowerBound...(seeds.lowerBound + UInt64(count - 1))
     }
+
+    /// Part `part` of `parts` of ``seeds(_:)``'s share: every `parts`-th seed, from the
+    /// `part`-th. The parts of one share are disjoint and together are the share, so a test
+    /// split into parameterized parts walks the same seeds in parallel.
+    static func seeds(_ seeds: ClosedRange<UInt64>, part: Int, of parts: Int) -> [UInt64] {
+        let share = self.seeds(seeds)
+        return Array(stride(from: share.lowerBound + UInt64(part), through: share.upperBound, by: parts))
+    }
 }
