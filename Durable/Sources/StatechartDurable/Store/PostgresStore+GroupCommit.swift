@@ -9,7 +9,8 @@ import Synchronization
 /// (``CommitQueue``, shared with SQLite's rule D13), in four round trips whatever the batch's size:
 /// `BEGIN`; one statement that locks the instance rows, reads their revisions and the batch's
 /// recorded keys and claims this node's leases; one statement that writes every accepted
-/// macrostep's rows (arrays bound as parameters and `unnest`ed, one clause per table); `COMMIT`.
+/// macrostep's rows (arrays bound as parameters and `unnest`ed, one clause per table); `COMMIT`
+/// (and one more, only when another node's lease refuses a claim, to name that node).
 /// One transaction and one WAL flush serve the whole batch. One batch in flight at a time by
 /// default (``concurrentBatches``): measured here, two or four in flight split the same work into
 /// smaller batches and were no faster (Docs/Durability.md, Figures).
@@ -91,12 +92,13 @@ extension PostgresStore {
         var recordedKeys: Set<[String]> = []
     }
 
-    /// One statement: locks the batch's instance rows in id order (`FOR UPDATE`, so two batches
+    /// In one statement: locks the batch's instance rows in id order (`FOR UPDATE`, so two batches
     /// on other connections or nodes never wait for each other in a cycle; the instance row
     /// before its lease, the order the timer claim locks them in), reads their revisions as they
     /// are after any writer it waited for, claims or extends this node's lease of each instance
     /// the batch will write (one of its macrosteps expects the stored revision: an instance whose
-    /// compare-and-swap is lost is not claimed), and reads which of the batch's keys are recorded.
+    /// compare-and-swap is lost is not claimed), and reads which of the batch's keys are recorded;
+    /// a second statement, only when a claim is refused, reads the refusing leases' owners.
     /// Keys read here are current for every instance whose compare-and-swap holds: any commit
     /// recording a key of an instance also raises its revision, under the row lock taken here.
     static func lockAndClaim(
@@ -136,6 +138,20 @@ extension PostgresStore {
             found.tokens[id] = token
             found.owners[id] = owner
             for key in recorded { found.recordedKeys.insert([id, key]) }
+        }
+        // A claim refused though its compare-and-swap held: another node's lease is live. The
+        // owner read above is as of the statement's start, and the statement may have waited for
+        // the instance row while that node claimed the lease (a claim that wrote nothing else,
+        // such as one whose commit was refused as `leaseLost`), so it can name this node or a
+        // node before. A new statement sees every claim made under the row locks held now.
+        let refused = expected.filter { found.revisions[$0.id] == $0.revision && found.tokens[$0.id] == nil }.map(\.id)
+        if !refused.isEmpty {
+            let owners = try await connection.query(
+                "SELECT instance_id, owner FROM \(unescaped: t.leases) WHERE instance_id = ANY(\(refused)::text[])",
+                logger: logger
+            ).decode((String, String).self)
+            for id in refused { found.owners[id] = nil }
+            for try await (id, owner) in owners { found.owners[id] = owner }
         }
         return found
     }
