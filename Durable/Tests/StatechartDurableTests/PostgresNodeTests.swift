@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import PostgresNIO
 import Statechart
 import StatechartDurable
@@ -111,33 +110,16 @@ struct PostgresNodeTests {
         let storeB = try await PostgresTestServer.makeStore(schema: schema, node: "b", lease: .seconds(30))
         let hostB = try await makeHost(storeB)
         try await hostB.create("o1", chart: "order", version: 1)
-        let client = PostgresClient(configuration: try PostgresStore.configuration(url: try PostgresTestServer.requireURL()))
-        let running = Task { await client.run() }
-        defer { running.cancel() }
-        let logger = Logger(label: "node-a")
-        let quoted = "\"\(schema)\""
-        let (locked, isLocked) = AsyncStream.makeStream(of: Void.self)
-        let (release, doRelease) = AsyncStream.makeStream(of: Void.self)
         // Node a's claim, held open: it locks the instance row (as every claim does) and takes the
         // lease, as it may once b's lease lapses; it commits only once b's commit waits for the row.
-        let holding = Task {
-            defer { isLocked.finish() }  // a holder that fails must not leave the test waiting
-            try await client.withConnection { connection in
-                try await connection.query("BEGIN", logger: logger)
-                _ = try await connection.query(
-                    "SELECT 1 FROM \(unescaped: quoted).statechart_instances WHERE id = 'o1' FOR UPDATE", logger: logger
-                ).collect()
-                try await connection.query(
-                    """
-                    UPDATE \(unescaped: quoted).statechart_leases SET owner = 'a', token = token + 1,
-                    expires_at = clock_timestamp() + interval '1 hour' WHERE instance_id = 'o1'
-                    """, logger: logger)
-                isLocked.yield()
-                for await _ in release { break }
-                try await connection.query("COMMIT", logger: logger)
-            }
-        }
-        for await _ in locked { break }
+        let nodeA = try await RowLockHolder(
+            instance: "o1", schema: schema,
+            then: [
+                """
+                UPDATE "\(schema)".statechart_leases SET owner = 'a', token = token + 1,
+                expires_at = clock_timestamp() + interval '1 hour' WHERE instance_id = 'o1'
+                """
+            ], ending: "COMMIT")
         let refused = Task { () -> DurableError? in
             do throws(DurableError) {
                 try await hostB.send(OrderEvent.pay, to: "o1", idempotencyKey: "b-pay")
@@ -146,19 +128,8 @@ struct PostgresNodeTests {
                 return error
             }
         }
-        let waiting = PostgresQuery(
-            unsafeSQL: """
-                SELECT count(*)::bigint FROM pg_stat_activity
-                WHERE wait_event_type = 'Lock' AND query LIKE '%\(schema)%'
-                """)
-        var polls = 0
-        while try await client.query(waiting).collect().first?.decode(Int64.self) != 1 {
-            polls += 1
-            try #require(polls < 500, "b's commit never waited for the instance row")
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        doRelease.yield()
-        try await holding.value
+        try await RowLockHolder.waitForWaiters(where: "query LIKE '%\(schema)%'")
+        try await nodeA.end()
         let error = await refused.value
         #expect(error == DurableError.leaseHeld(instance: "o1", owner: "a"), "the send ended with \(String(describing: error))")
         #expect(try await storeB.journal(of: "o1").compactMap(\.idempotencyKey) == [], "the refused commit wrote nothing")

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import PostgresNIO
 import Statechart
 import StatechartDurable
@@ -121,38 +120,13 @@ struct PostgresStoreTests {
         let kill = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'"
 
         // Another session locks the instance row; the send's commit waits for it; its connection is killed.
-        let holder = PostgresClient(configuration: try PostgresStore.configuration(url: try PostgresTestServer.requireURL()))
-        let running = Task { await holder.run() }
-        let logger = Logger(label: "lock-holder")
-        let (locked, isLocked) = AsyncStream.makeStream(of: Void.self)
-        let (release, doRelease) = AsyncStream.makeStream(of: Void.self)
-        let holding = Task {
-            defer { isLocked.finish() }  // a holder that fails must not leave the test waiting
-            try await holder.withConnection { connection in
-                try await connection.query("BEGIN", logger: logger)
-                _ = try await connection.query(
-                    "SELECT 1 FROM \(unescaped: "\"\(schema)\"").statechart_instances WHERE id = 't' FOR UPDATE", logger: logger
-                ).collect()
-                isLocked.yield()
-                for await _ in release { break }
-                try await connection.query("ROLLBACK", logger: logger)
-            }
-        }
-        for await _ in locked { break }
+        let holder = try await RowLockHolder(instance: "t", schema: schema, ending: "ROLLBACK")
         let blocked = Task { try await host.send(SCXMLEvent("flip"), to: "t", idempotencyKey: "blocked") }
         // Kill only once the send's commit waits for the lock (a loaded machine may take a while).
-        let waiting = "SELECT count(*)::bigint FROM pg_stat_activity WHERE application_name = '\(name)' AND wait_event_type = 'Lock'"
-        var polls = 0
-        while try await rawSQL(waiting).first?.decode(Int64.self) != 1 {
-            polls += 1
-            try #require(polls < 500, "the send never waited for the lock")
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await RowLockHolder.waitForWaiters(where: "application_name = '\(name)'")
         _ = try await rawSQL(kill)
         let result = await blocked.result
-        doRelease.yield()
-        try await holding.value
-        running.cancel()
+        try await holder.end()
         guard case .failure(let error) = result, case .connectionLost(let message) = error as? DurableError else {
             Issue.record("the send on a killed connection returned \(result), not connectionLost")
             return
