@@ -125,32 +125,30 @@ extension PostgresStore {
                 WHERE l.owner = excluded.owner OR l.expires_at <= clock_timestamp()
                 RETURNING l.instance_id, l.token
             )
-            SELECT d.id, k.revision, c.token, h.owner, ARRAY(
+            SELECT d.id, k.revision, c.token, ARRAY(
                 SELECT r.key FROM \(unescaped: t.idempotency) r WHERE r.instance_id = d.id AND r.key = ANY(\(keys)::text[]))
             FROM unnest(\(ids)::text[]) AS d(id)
             LEFT JOIN locked k ON k.id = d.id
             LEFT JOIN claimed c ON c.instance_id = d.id
-            LEFT JOIN \(unescaped: t.leases) h ON h.instance_id = d.id
             """, logger: logger
-        ).decode((String, Int64?, Int64?, String?, [String]).self)
-        for try await (id, revision, token, owner, recorded) in rows {
+        ).decode((String, Int64?, Int64?, [String]).self)
+        for try await (id, revision, token, recorded) in rows {
             found.revisions[id] = revision
             found.tokens[id] = token
-            found.owners[id] = owner
             for key in recorded { found.recordedKeys.insert([id, key]) }
         }
-        // A claim refused though its compare-and-swap held: another node's lease is live. The
-        // owner read above is as of the statement's start, and the statement may have waited for
-        // the instance row while that node claimed the lease (a claim that wrote nothing else,
-        // such as one whose commit was refused as `leaseLost`), so it can name this node or a
-        // node before. A new statement sees every claim made under the row locks held now.
+        // A claim refused though its compare-and-swap held: another node's lease is live. Its
+        // owner is read by a statement of its own: the statement above reads the leases as they
+        // were when it began, and it may have waited for the instance row while that node claimed
+        // the lease (a claim that wrote nothing else, such as one whose commit was refused as
+        // `leaseLost`), so it could name this node or a node before. A new statement sees every
+        // claim made under the row locks held now.
         let refused = expected.filter { found.revisions[$0.id] == $0.revision && found.tokens[$0.id] == nil }.map(\.id)
         if !refused.isEmpty {
             let owners = try await connection.query(
                 "SELECT instance_id, owner FROM \(unescaped: t.leases) WHERE instance_id = ANY(\(refused)::text[])",
                 logger: logger
             ).decode((String, String).self)
-            for id in refused { found.owners[id] = nil }
             for try await (id, owner) in owners { found.owners[id] = owner }
         }
         return found
