@@ -169,4 +169,38 @@ struct XMLReaderTests {
         let t = try XMLTreeReader.read(Data(xml.utf8), limits: .unlimited)
         #expect(t.elements.count == 1)
     }
+
+    @Test("the byte classes of the reader's ASCII paths are XML's classes for those bytes")
+    func asciiByteClassesAreXMLs() {
+        for value in 0...255 {
+            let b = UInt8(value)
+            let ascii = b < 0x80
+            #expect(
+                XMLCharacters.isASCIINameCharOtherThanColon(b) == (ascii && b != UInt8(ascii: ":") && XMLCharacters.isNameChar(UInt32(b))),
+                "\(b)")
+            if ascii { #expect(XMLCharacters.isASCIINameStart(b) == XMLCharacters.isNameStart(UInt32(b)), "\(b)") }
+            let meaningful: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: "&")]
+            #expect(XMLCharacters.isPlainValueByte(b) == (b >= 0x20 && ascii && !meaningful.contains(b)), "\(b)")
+        }
+    }
+
+    @Test("names read to their last character, ASCII or not, and values to their own quote")
+    func namesAndValuesEndWhereTheyEnd() throws {
+        // Non-ASCII name characters after ASCII ones and before them, in element and attribute
+        // names of another namespace, and a prefixed SCXML attribute after them.
+        let t = try tree(
+            "<scxml \(Self.ns) xmlns:o=\"urn:o\" xmlns:s=\"http://www.w3.org/2005/07/scxml\">"
+                + "<o:a\u{E9}b-1.c\u{B7}d o:\u{E9}x=\"1\" s:initial=\"b\"/>"
+                + "<state id=\"a\" o:n\u{E9}e_2=\"it's &quot;quoted&quot;\" s:initial=\"b\"><state id=\"b\"/></state>"
+                + "<log label='say \"hi\"'/></scxml>")
+        #expect(t.elements.map(\.name) == ["scxml", "state", "state", "log"])
+        #expect(t.elements[1].attributes["initial"] == "b")
+        #expect(t.elements[3].attributes["label"] == "say \"hi\"")
+        // A name ends at the first byte that is no name character, and a colon counts once.
+        #expect(failure("<scxml \(Self.ns)><state id=\"a\" a:b:c=\"1\"/></scxml>") != nil)
+        #expect(failure("<scxml \(Self.ns)><state id=\"a\" :b=\"1\"/></scxml>") != nil)
+        #expect(failure("<scxml \(Self.ns)><state id=\"a\" b:=\"1\"/></scxml>") != nil)
+        #expect(failure("<scxml \(Self.ns)><state id=\"a\" 1b=\"1\"/></scxml>") != nil)
+        #expect(failure("<scxml \(Self.ns)><state \u{E9}=\"1\"/></scxml>") == nil)
+    }
 }

@@ -150,7 +150,9 @@ struct SCXMLBuilder {
                     definition.addOnEntry([lateBinding], to: nodes[i])
                 }
             case .transition(let events, let cond, let targets, let kind):
-                let actions = actions(in: i)
+                // Most transitions have no content: asked here, not in the method, whose call
+                // copied the whole builder (496 bytes) for every transition.
+                let actions = links.hasChildren(i) ? actions(in: i) : []
                 if case .initial = items[parent] {
                     definition.setInitial(targets, actions: actions, of: nodes[links.parent(of: parent)])
                 } else {
@@ -251,7 +253,13 @@ struct SCXMLBuilder {
                 throw .misplacedElement(e.pointee.name, parent: tree.elements[e.pointee.parent].name, line: line)
             }
         }
-        try checkAttributes(of: e, kind: kind)
+        // First a test by masks, a byte per attribute: no attribute the kind may not have, and no
+        // expression under the null data model, is what almost every element passes. Made here:
+        // a call of the method below copied the whole builder (496 bytes) for every element.
+        // An attribute passes if the kind has it as a plain attribute, or as an expression when
+        // there is a data model; one that does not may still be a literal <log expr>.
+        let accepted = rules.plainAttributeMask(of: kind) | (dataModel == .null ? 0 : rules.expressionAttributeMask(of: kind))
+        if !e.pointee.attributes.allKnown(in: accepted) { try checkAttributes(of: e, kind: kind) }
         let attributes = AttributeReader(element: e)
         switch kind {
         case .scxml:
@@ -300,14 +308,9 @@ struct SCXMLBuilder {
 
     /// Refuses the first attribute (by name) the element may not have, or that is an expression
     /// under the null data model.
+    /// Checks the attributes of an element that did not pass the test by masks (``check(_:at:)``),
+    /// by name.
     private func checkAttributes(of e: UnsafePointer<XMLElementNode>, kind: SCXMLElementKind) throws(SCXMLError) {
-        // First a test by masks, a byte per attribute: no attribute the kind may not have, and no
-        // expression under the null data model, is what almost every element passes. Any other
-        // element is decided by the rules below, by name.
-        // An attribute passes if the kind has it as a plain attribute, or as an expression when
-        // there is a data model; one that does not may still be a literal <log expr>.
-        let accepted = rules.plainAttributeMask(of: kind) | (dataModel == .null ? 0 : rules.expressionAttributeMask(of: kind))
-        if e.pointee.attributes.allKnown(in: accepted) { return }
         let plain = kind.plainAttributes
         let expressions = kind.expressionAttributes
         func refused(_ key: String) -> Bool {

@@ -79,6 +79,34 @@ enum XMLCharacters {
         return isNameStart(c) || c == 0xB7 || (c >= 0x300 && c <= 0x36F) || c == 0x203F || c == 0x2040
     }
 
+    /// XML's `NameChar` for a byte below 0x80 other than `:` (letters, digits, `_`, `-` and
+    /// `.`), looked up in two 64-bit masks, one per half of ASCII; `false` for `:` and for any
+    /// byte of 0x80 or more. A name's bytes are checked with it in one lookup each, where the
+    /// general check compared each against eight ranges (issue 16, "SCXML"); a test compares it
+    /// with ``isNameChar(_:)``.
+    @inline(__always)
+    static func isASCIINameCharOtherThanColon(_ b: UInt8) -> Bool {
+        let mask: UInt64 = b < 64 ? 0x03FF_6000_0000_0000 : 0x07FF_FFFE_87FF_FFFE
+        return b < 0x80 && (mask &>> UInt64(b)) & 1 != 0
+    }
+
+    /// XML's `NameStartChar` for an ASCII byte (below 0x80): letters, `_` and `:`, looked up as
+    /// ``isASCIINameCharOtherThanColon(_:)`` looks its bytes up.
+    @inline(__always)
+    static func isASCIINameStart(_ b: UInt8) -> Bool {
+        let mask: UInt64 = b < 64 ? 0x0400_0000_0000_0000 : 0x07FF_FFFE_87FF_FFFE
+        return (mask &>> UInt64(b)) & 1 != 0
+    }
+
+    /// Whether a byte of an attribute value is printable ASCII that means nothing there: not a
+    /// control character, not a quote of either kind, `<` or `&`, and below 0x80. One compare
+    /// and a mask lookup, where the loop over a value compared each byte six times.
+    @inline(__always)
+    static func isPlainValueByte(_ b: UInt8) -> Bool {
+        let mask: UInt64 = b < 64 ? 0xEFFF_FF3B_0000_0000 : 0xFFFF_FFFF_FFFF_FFFF
+        return b < 0x80 && (mask &>> UInt64(b)) & 1 != 0
+    }
+
     /// XML's white space: space, tab, line feed, carriage return.
     @inline(__always)
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }

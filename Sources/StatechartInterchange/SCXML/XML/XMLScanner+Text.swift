@@ -133,6 +133,9 @@ extension XMLScanner {
     /// normalized to line feeds, and in an attribute value each white space character a space.
     /// Every reference in it was checked while scanning. The result is never longer than the
     /// bytes it comes from.
+    // Out of line: inlined into its callers (``value(of:)`` above all), its closure's copy of the
+    // scanner (216 bytes) was made for every attribute, plain or not (issue 16, "SCXML").
+    @inline(never)
     func decode(_ start: Int, _ end: Int, attribute: Bool, references: Bool) -> String {
         String(unsafeUninitializedCapacity: end - start) { out in
             var n = 0

@@ -153,7 +153,12 @@ struct XMLScanner {
 
     /// The bytes `start..<end` as a string (they were checked to be UTF-8).
     @inline(__always)
-    func string(_ start: Int, _ end: Int) -> String {
+    func string(_ start: Int, _ end: Int) -> String { Self.string(bytes, start, end) }
+
+    /// The bytes `start..<end` of `bytes` as a string. Static, for a caller that holds the
+    /// scanner in a property: a method call on it copied the whole scanner (216 bytes) first.
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
@@ -293,28 +298,39 @@ struct XMLScanner {
     /// A name from `i`: the end of its bytes and the position of its first colon (-1 for none).
     /// Namespaces allow one colon, neither first nor last; `qualified` checks that.
     mutating func scanName(from start: Int, qualified: Bool, what: String) throws(SCXMLError) -> (end: Int, colon: Int) {
+        guard start < count else { throw malformed("expected \(what)") }
         var i = start
         var colon = -1
+        // The first character, a name start; then the others, most of them ASCII letters,
+        // digits, `-`, `_` or `.` (one mask lookup each: ``XMLCharacters/isASCIINameCharOtherThanColon(_:)``).
+        let first = bytes[start]
+        if first < 0x80 {
+            guard XMLCharacters.isASCIINameStart(first) else { throw malformed("expected \(what)") }
+            if first == UInt8(ascii: ":") {
+                if qualified { throw malformed("invalid qualified name (a name may hold one ':', not first)") }
+                colon = start
+            }
+            i += 1
+        } else {
+            guard let (value, length) = XMLCharacters.multiByteScalar(at: i, in: bytes), XMLCharacters.isNameStart(value) else {
+                throw malformed("expected \(what)")
+            }
+            i += length
+        }
         while i < count {
             let b = bytes[i]
-            let value: UInt32
-            let length: Int
-            if b < 0x80 {
-                value = UInt32(b)
-                length = 1
-            } else {
-                guard let (v, n) = XMLCharacters.multiByteScalar(at: i, in: bytes) else { break }
-                value = v
-                length = n
-            }
-            if i == start {
-                guard XMLCharacters.isNameStart(value) else { break }
-            } else {
-                guard XMLCharacters.isNameChar(value) else { break }
+            if XMLCharacters.isASCIINameCharOtherThanColon(b) {
+                i += 1
+                continue
             }
             if b == UInt8(ascii: ":") {
-                if qualified, colon >= 0 || i == start { throw malformed("invalid qualified name (a name may hold one ':', not first)") }
+                if qualified, colon >= 0 { throw malformed("invalid qualified name (a name may hold one ':', not first)") }
                 colon = i
+                i += 1
+                continue
+            }
+            guard b >= 0x80, let (value, length) = XMLCharacters.multiByteScalar(at: i, in: bytes), XMLCharacters.isNameChar(value) else {
+                break
             }
             i += length
         }
@@ -354,7 +370,10 @@ struct XMLScanner {
         }
         pos = i
         try declareNamespaces()
-        namespace = uri(ofBinding: try resolve(prefixEnd: nameColon, start: nameStart, element: true))
+        // An unprefixed name (almost every one) takes the default namespace here: the call of
+        // ``resolve(prefixEnd:start:element:)`` copied the whole scanner (216 bytes) first.
+        let binding = nameColon < 0 ? defaultNamespaceBinding : try resolve(prefixEnd: nameColon, start: nameStart, element: true)
+        namespace = uri(ofBinding: binding)
         try resolveAttributes()
         open.append(
             OpenElement(nameStart: nameStart, nameEnd: nameEnd, colon: nameColon, line: tagLine, bindingsBase: declarationsStart))
@@ -379,12 +398,9 @@ struct XMLScanner {
         let valueLine = line
         var plain = true
         while true {
-            // Most bytes of a value are printable ASCII with no meaning here.
-            while i < count, bytes[i] >= 0x20, bytes[i] < 0x80, bytes[i] != quote, bytes[i] != UInt8(ascii: "<"),
-                bytes[i] != UInt8(ascii: "&")
-            {
-                i += 1
-            }
+            // Most bytes of a value are printable ASCII with no meaning here; the others, and
+            // either quote, go to the cases below.
+            while i < count, XMLCharacters.isPlainValueByte(bytes[i]) { i += 1 }
             guard i < count else { throw .malformedXML("an attribute value is not closed", line: valueLine) }
             let b = bytes[i]
             if b == quote { break }
@@ -427,6 +443,8 @@ struct XMLScanner {
         return true
     }
 
+    // Inlined: called out of line, it took a copy of the whole scanner (216 bytes) per attribute.
+    @inline(__always)
     private func isDeclaration(_ start: Int, _ end: Int, _ colon: Int) -> Bool {
         let prefixEnd = colon < 0 ? end : colon
         return prefixEnd - start == 5 && matches("xmlns", at: start)
@@ -458,16 +476,20 @@ struct XMLScanner {
     func namespace(of a: XMLRawAttribute) -> String { uri(ofBinding: a.namespaceBinding) }
 
     /// The binding of a name whose prefix ends at `prefixEnd` (-1: no prefix).
-    private func resolve(prefixEnd: Int, start: Int, element: Bool) throws(SCXMLError) -> Int32 {
-        if prefixEnd < 0 {
-            guard element else { return Self.noNamespace }
-            var k = bindings.count - 1
-            while k >= 0 {
-                if bindings[k].prefix.isEmpty { return bindings[k].uri.isEmpty ? Self.noNamespace : Int32(k) }
-                k -= 1
-            }
-            return Self.noNamespace
+    /// The binding of the default namespace in scope (what an unprefixed element name is in), or
+    /// ``noNamespace``.
+    @inline(__always)
+    private var defaultNamespaceBinding: Int32 {
+        var k = bindings.count - 1
+        while k >= 0 {
+            if bindings[k].prefix.isEmpty { return bindings[k].uri.isEmpty ? Self.noNamespace : Int32(k) }
+            k -= 1
         }
+        return Self.noNamespace
+    }
+
+    private func resolve(prefixEnd: Int, start: Int, element: Bool) throws(SCXMLError) -> Int32 {
+        if prefixEnd < 0 { return element ? defaultNamespaceBinding : Self.noNamespace }
         let prefix = string(start, prefixEnd)
         var k = bindings.count - 1
         while k >= 0 {

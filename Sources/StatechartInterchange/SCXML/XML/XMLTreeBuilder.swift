@@ -121,9 +121,12 @@ struct XMLTreeBuilder {
             if a.colon >= 0 && scanner.namespace(of: a) != SCXMLNamespace.uri { continue }
             let start = a.colon < 0 ? a.nameStart : a.colon + 1
             let known = SCXMLAttributeName.find(UnsafeBufferPointer(rebasing: scanner.bytes[start..<a.nameEnd]), in: attributeNames)
-            XMLAttributes.set(
-                known.map { attributeNames.strings[Int($0.rawValue)] } ?? scanner.string(start, a.nameEnd), known: known, to: scanner.value(of: a), in: &attributes,
-                from: first)
+            // Name and value made from the document's bytes: a method of the scanner called here
+            // made a copy of the whole scanner (216 bytes) for every attribute.
+            let bytes = scanner.bytes
+            let name = known.map { attributeNames.strings[Int($0.rawValue)] } ?? XMLScanner.string(bytes, start, a.nameEnd)
+            let value = a.isPlain ? XMLScanner.string(bytes, a.valueStart, a.valueEnd) : scanner.value(of: a)
+            XMLAttributes.set(name, known: known, to: value, in: &attributes, from: first)
         }
         // The attributes are shared in 32-bit bounds too (``XMLAttributes``): a document of more
         // than `Int32.max` of them (some 86 GB of memory) is refused, under the elements' limit,
