@@ -307,9 +307,8 @@ struct SCXMLBuilder {
     }
 
     /// Refuses the first attribute (by name) the element may not have, or that is an expression
-    /// under the null data model.
-    /// Checks the attributes of an element that did not pass the test by masks (``check(_:at:)``),
-    /// by name.
+    /// under the null data model: for an element that did not pass the test by masks in
+    /// ``check(_:at:)``.
     private func checkAttributes(of e: UnsafePointer<XMLElementNode>, kind: SCXMLElementKind) throws(SCXMLError) {
         let plain = kind.plainAttributes
         let expressions = kind.expressionAttributes

@@ -475,7 +475,6 @@ struct XMLScanner {
     /// The namespace of a prefixed attribute of the current start tag.
     func namespace(of a: XMLRawAttribute) -> String { uri(ofBinding: a.namespaceBinding) }
 
-    /// The binding of a name whose prefix ends at `prefixEnd` (-1: no prefix).
     /// The binding of the default namespace in scope (what an unprefixed element name is in), or
     /// ``noNamespace``.
     @inline(__always)
@@ -488,6 +487,7 @@ struct XMLScanner {
         return Self.noNamespace
     }
 
+    /// The binding of a name whose prefix ends at `prefixEnd` (-1: no prefix).
     private func resolve(prefixEnd: Int, start: Int, element: Bool) throws(SCXMLError) -> Int32 {
         if prefixEnd < 0 { return element ? defaultNamespaceBinding : Self.noNamespace }
         let prefix = string(start, prefixEnd)
