@@ -56,9 +56,7 @@ enum XMLCharacters {
     /// XML's `NameStartChar`, the colon included (namespaces are checked apart).
     @inline(__always)
     static func isNameStart(_ c: UInt32) -> Bool {
-        if c < 0x80 {
-            return (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || c == 0x5F || c == 0x3A
-        }
+        if c < 0x80 { return isASCIINameStart(UInt8(c)) }
         switch c {
         case 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x2FF, 0x370...0x37D, 0x37F...0x1FFF, 0x200C...0x200D,
             0x2070...0x218F, 0x2C00...0x2FEF, 0x3001...0xD7FF, 0xF900...0xFDCF, 0xFDF0...0xFFFD,
@@ -72,18 +70,15 @@ enum XMLCharacters {
     /// XML's `NameChar`.
     @inline(__always)
     static func isNameChar(_ c: UInt32) -> Bool {
-        if c < 0x80 {
-            return (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F
-                || c == 0x3A || c == 0x2D || c == 0x2E
-        }
+        if c < 0x80 { return c == 0x3A || isASCIINameCharOtherThanColon(UInt8(c)) }
         return isNameStart(c) || c == 0xB7 || (c >= 0x300 && c <= 0x36F) || c == 0x203F || c == 0x2040
     }
 
     /// XML's `NameChar` for a byte below 0x80 other than `:` (letters, digits, `_`, `-` and
     /// `.`), looked up in two 64-bit masks, one per half of ASCII; `false` for `:` and for any
     /// byte of 0x80 or more. A name's bytes are checked with it in one lookup each, where the
-    /// general check compared each against eight ranges (issue 16, "SCXML"); a test compares it
-    /// with ``isNameChar(_:)``.
+    /// general check compared each against eight ranges (issue 16, "SCXML"). The one definition
+    /// of the ASCII name characters: ``isNameChar(_:)`` reads it too.
     @inline(__always)
     static func isASCIINameCharOtherThanColon(_ b: UInt8) -> Bool {
         let mask: UInt64 = b < 64 ? 0x03FF_6000_0000_0000 : 0x07FF_FFFE_87FF_FFFE
@@ -91,7 +86,7 @@ enum XMLCharacters {
     }
 
     /// XML's `NameStartChar` for an ASCII byte (below 0x80): letters, `_` and `:`, looked up as
-    /// ``isASCIINameCharOtherThanColon(_:)`` looks its bytes up.
+    /// ``isASCIINameCharOtherThanColon(_:)`` looks its bytes up; ``isNameStart(_:)`` reads it too.
     @inline(__always)
     static func isASCIINameStart(_ b: UInt8) -> Bool {
         let mask: UInt64 = b < 64 ? 0x0400_0000_0000_0000 : 0x07FF_FFFE_87FF_FFFE

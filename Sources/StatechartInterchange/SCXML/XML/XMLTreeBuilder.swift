@@ -121,8 +121,9 @@ struct XMLTreeBuilder {
             if a.colon >= 0 && scanner.namespace(of: a) != SCXMLNamespace.uri { continue }
             let start = a.colon < 0 ? a.nameStart : a.colon + 1
             let known = SCXMLAttributeName.find(UnsafeBufferPointer(rebasing: scanner.bytes[start..<a.nameEnd]), in: attributeNames)
-            // Name and value made from the document's bytes: a method of the scanner called here
-            // made a copy of the whole scanner (216 bytes) for every attribute.
+            // Name and value made from the document's bytes (a plain value's bytes are its value,
+            // ``XMLRawAttribute/isPlain``): a method of the scanner called here made a copy of the
+            // whole scanner (216 bytes) for every attribute.
             let bytes = scanner.bytes
             let name = known.map { attributeNames.strings[Int($0.rawValue)] } ?? XMLScanner.string(bytes, start, a.nameEnd)
             let value = a.isPlain ? XMLScanner.string(bytes, a.valueStart, a.valueEnd) : scanner.value(of: a)
