@@ -65,41 +65,54 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         definition.transitions = []
         for k in 0..<shapes.count {
             let d = Int(shapes[k].declared)
-            var actions: [Action<Event, Context>] = []
-            var matcher: EventMatcher<Event>?
-            var guardCondition: CompiledGuard<Event, Context>?
-            var dynamicTargets: (@Sendable (Context, ChartEvent<Event>?) -> [String])?
-            var asyncGuard: (@Sendable (Context, Event) async -> Bool)?
-            var location: SourceLocation?
-            if d >= 0 {
-                actions = declaredList[d].actions
-                location = declaredList[d].location
-                if !shapes[k].isPseudo {
-                    if let event = declaredList[d].event { matcher = Self.matcher(event, indexByID) }
-                    if let g = declaredList[d].guardCondition { guardCondition = Self.compiledGuard(g, indexByID) }
-                    dynamicTargets = declaredList[d].dynamicTargets
-                    asyncGuard = declaredList[d].asyncGuard
-                }
-            } else if shapes[k].initialOf >= 0 {
-                let p = definition.outline.nodes[Int(shapes[k].initialOf)].payload
-                if p >= 0 { actions = definition.payloads[Int(p)].initialActions }
-                location = definition.outline.nodes[Int(shapes[k].initialOf)].location
-            }
-            hasActions[k] = !actions.isEmpty
-            conditional[k] = guardCondition != nil || asyncGuard != nil || dynamicTargets != nil
-            if hasActions[k] {
+            guard d >= 0 else {
+                matchers.append(nil)
+                // The initial transition of a compound state runs its initial actions.
+                let node = shapes[k].initialOf
+                guard node >= 0 else { continue }
+                let p = definition.outline.nodes[Int(node)].payload
+                let actions = p >= 0 ? definition.payloads[Int(p)].initialActions : []
+                transitionLocations.set(definition.outline.nodes[Int(node)].location, at: k, count: shapes.count)
+                guard !actions.isEmpty else { continue }
+                hasActions[k] = true
                 anyActions = true
                 if !readsTime { readsTime = actions.contains { $0.readsTime } }
+                transitionActions.set(actions, at: k, count: shapes.count)
+                continue
             }
+            let selectable = !shapes[k].isPseudo
+            // The descriptor goes straight into its table: held in a local first, the matcher
+            // was copied into the table and destroyed after it (two outlined calls a transition).
+            if selectable, let event = declaredList[d].event {
+                matchers.append(Self.matcher(event, indexByID))
+            } else {
+                matchers.append(nil)
+            }
+            if let location = declaredList[d].location { transitionLocations.set(location, at: k, count: shapes.count) }
+            // Most transitions have nothing more: no actions, guard or closures. They are told by
+            // three tests, without copying anything out of the declaration.
+            guard !declaredList[d].actions.isEmpty || (selectable && (declaredList[d].guardCondition != nil || declaredList[d].closures != nil))
+            else { continue }
+            let actions = declaredList[d].actions
+            if !actions.isEmpty {
+                hasActions[k] = true
+                anyActions = true
+                if !readsTime { readsTime = actions.contains { $0.readsTime } }
+                transitionActions.set(actions, at: k, count: shapes.count)
+            }
+            guard selectable else { continue }
+            let guardCondition = declaredList[d].guardCondition.map { Self.compiledGuard($0, indexByID) }
+            let dynamicTargets = declaredList[d].dynamicTargets
+            let asyncGuard = declaredList[d].asyncGuard
             if !readsTime, let g = guardCondition { readsTime = g.readsTime }
-            if conditional[k] { anyConditional = true }
+            if guardCondition != nil || asyncGuard != nil || dynamicTargets != nil {
+                conditional[k] = true
+                anyConditional = true
+            }
             if asyncGuard != nil { hasAsyncGuards = true }
-            matchers.append(matcher)
             guards.set(guardCondition, at: k, count: shapes.count)
-            transitionActions.set(actions, at: k, count: shapes.count)
             self.dynamicTargets.set(dynamicTargets, at: k, count: shapes.count)
             asyncGuards.set(asyncGuard, at: k, count: shapes.count)
-            transitionLocations.set(location, at: k, count: shapes.count)
         }
         declaredList = []
         // Nothing reads the definition from here: its node outline (one record per state) is
@@ -110,23 +123,35 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             states: compiler.states.elements, shapes: compiler.shapes.elements, hasActions: hasActions, conditional: conditional,
             staticEntries: compiler.staticEntries, staticEntryPool: compiler.staticEntryPool,
             staticDefaults: compiler.staticDefaults, staticDefaultPool: compiler.staticDefaultPool, invokes: invokes)
-        leanCandidates = TableBuffer(capacity: compiler.eventCandidates.count)
         let compiledStates = compiler.states.elements
         // The atomic state whose list holds candidate `k`: the lists follow each other in state order.
         var owner = 0
-        for (k, t) in compiler.eventCandidates.enumerated() {
-            while compiledStates[owner].candidateEnd <= k || !compiledStates[owner].kind.isAtomic { owner += 1 }
-            var exact: Event?
-            if case .event(let e) = matchers[Int(t)] { exact = e }
-            leanCandidates.append(
-                LeanCandidate(
-                    transition: t, event: exact, conditional: lean.transitions[Int(t)].flags.contains(.conditional),
-                    own: compiler.shapes[Int(t)].source == Int32(owner)))
+        let candidates = TableBuffer<LeanCandidate<Event>>(capacity: compiler.eventCandidates.count)
+        matchers.withUnsafeBufferPointer { matchers in
+            for (k, t) in compiler.eventCandidates.enumerated() {
+                while compiledStates[owner].candidateEnd <= k || !compiledStates[owner].kind.isAtomic { owner += 1 }
+                candidates.append(
+                    LeanCandidate(
+                        transition: t, event: Self.exactEvent(matchers[Int(t)]), conditional: conditional[Int(t)],
+                        own: compiler.shapes[Int(t)].source == Int32(owner)))
+            }
         }
+        leanCandidates = candidates
         closures = ClosureBlocks(
             transitions: compiler.shapes.elements, guards: guards, actions: transitionActions, stateCount: count,
             entryActions: entryActions, exitActions: exitActions, anyActions: anyActions,
             anyConditional: anyConditional)
+    }
+
+    /// The one event `matcher` matches when it is `.event(e)`, read without copying the rest of it
+    /// (a copy of the descriptor, which can hold closures and arrays, was an outlined call per
+    /// candidate).
+    @inlinable
+    static func exactEvent(_ matcher: EventMatcher<Event>?) -> Event? {
+        switch matcher {
+        case .event(let e)?: return e
+        default: return nil
+        }
     }
 
     /// Whether any action of these blocks can read machine time.
