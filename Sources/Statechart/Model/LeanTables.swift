@@ -65,7 +65,7 @@ struct LeanTransition: Sendable {
     }
 }
 
-/// One entry of a state's candidate list (parallel to `Chart.eventCandidates`).
+/// One entry of a state's candidate list (``Chart/leanCandidates``).
 @usableFromInline
 struct LeanCandidate<Event: Hashable & Sendable>: Sendable {
     @usableFromInline var transition: Int32
@@ -122,48 +122,80 @@ struct LeanTables {
         invokes: [Bool]
     ) {
         entries = staticEntryPool
-        transitions = TableBuffer(capacity: shapes.count)
-        for t in 0..<shapes.count {
-            var flags: LeanTransition.Flags = []
-            if hasActions[t] { flags.insert(.hasActions) }
-            if conditional[t] { flags.insert(.conditional) }
-            let fixed = staticEntries[t]
-            // Kept entry sets are only computed for static domains (never -2, never dynamic targets).
-            if fixed.exists {
-                flags.insert(.isStatic)
-                var simple = true
-                var plain = true
-                for k in Int(fixed.start)..<Int(fixed.end) {
-                    let s = Int(staticEntryPool[k])
-                    if states[s].kind == .final || invokes[s] {
-                        simple = false
-                        break
+        let table = TableBuffer<LeanTransition>(capacity: shapes.count)
+        transitions = table
+        // Every input read through a buffer pointer: indexed as arrays, each read paid a bounds
+        // check and the loop reloaded each array's buffer after every append (issue 16, "Build").
+        hasActions.withUnsafeBufferPointer { hasActions in
+            conditional.withUnsafeBufferPointer { conditional in
+                staticEntries.withUnsafeBufferPointer { staticEntries in
+                    staticEntryPool.withUnsafeBufferPointer { pool in
+                        staticDefaults.withUnsafeBufferPointer { staticDefaults in
+                            staticDefaultPool.withUnsafeBufferPointer { defaultPool in
+                                invokes.withUnsafeBufferPointer { invokes in
+                                    for t in 0..<shapes.count {
+                                        table.append(
+                                            Self.transition(
+                                                shapes[t], at: t, states: states, hasActions: hasActions, conditional: conditional,
+                                                entries: staticEntries[t], pool: pool, defaults: staticDefaults[t],
+                                                defaultPool: defaultPool, invokes: invokes))
+                                    }
+                                }
+                            }
+                        }
                     }
-                    if states[s].hasEntryActions { plain = false }
-                }
-                let defaults = staticDefaults[t]
-                if simple {
-                    for k in Int(defaults.start)..<Int(defaults.end)
-                    where hasActions[Int(states[Int(staticDefaultPool[k])].initialTransition)] {
-                        simple = false
-                        break
-                    }
-                }
-                if simple {
-                    flags.insert(.entryActionsOnly)
-                    if plain { flags.insert(.plainEntry) }
-                }
-                if flags.isSuperset(of: .splice), !hasActions[t],
-                    Self.exchangesSource(shapes[t], entries: fixed, pool: staticEntryPool, states: states)
-                {
-                    flags.insert(.exchangesSource)
                 }
             }
-            transitions.append(
-                LeanTransition(
-                    domain: shapes[t].domain, entryStart: fixed.exists ? fixed.start : 0,
-                    entryEnd: fixed.exists ? fixed.end : 0, source: shapes[t].source, flags: flags))
         }
+    }
+
+    /// The lean record of transition `t`, whose shape is `shape` and precomputed entry set
+    /// `entries` (``PoolRange/none`` when it has none).
+    @inline(__always)
+    private static func transition(
+        _ shape: CompiledTransition, at t: Int, states: UnsafeBufferPointer<CompiledState>,
+        hasActions: UnsafeBufferPointer<Bool>, conditional: UnsafeBufferPointer<Bool>, entries fixed: PoolRange,
+        pool: UnsafeBufferPointer<Int32>, defaults: PoolRange, defaultPool: UnsafeBufferPointer<Int32>,
+        invokes: UnsafeBufferPointer<Bool>
+    ) -> LeanTransition {
+        var flags: LeanTransition.Flags = []
+        if hasActions[t] { flags.insert(.hasActions) }
+        if conditional[t] { flags.insert(.conditional) }
+        // Kept entry sets are only computed for static domains (never -2, never dynamic targets).
+        guard fixed.exists else {
+            return LeanTransition(domain: shape.domain, entryStart: 0, entryEnd: 0, source: shape.source, flags: flags)
+        }
+        flags.insert(.isStatic)
+        var simple = true
+        var plain = true
+        var k = Int(fixed.start)
+        while k < Int(fixed.end) {
+            let s = Int(pool[k])
+            k += 1
+            if states[s].kind == .final || invokes[s] {
+                simple = false
+                break
+            }
+            if states[s].hasEntryActions { plain = false }
+        }
+        if simple {
+            var k = Int(defaults.start)
+            while k < Int(defaults.end) {
+                if hasActions[Int(states[Int(defaultPool[k])].initialTransition)] {
+                    simple = false
+                    break
+                }
+                k += 1
+            }
+        }
+        if simple {
+            flags.insert(.entryActionsOnly)
+            if plain { flags.insert(.plainEntry) }
+        }
+        if flags.isSuperset(of: .splice), !hasActions[t], exchangesSource(shape, entries: fixed, pool: pool, states: states) {
+            flags.insert(.exchangesSource)
+        }
+        return LeanTransition(domain: shape.domain, entryStart: fixed.start, entryEnd: fixed.end, source: shape.source, flags: flags)
     }
 
     /// Whether taking `shape` (with the precomputed entry set `entries`) exchanges its source for
@@ -175,7 +207,7 @@ struct LeanTables {
     /// list.
     @usableFromInline
     static func exchangesSource(
-        _ shape: CompiledTransition, entries: PoolRange, pool: [Int32], states: UnsafeBufferPointer<CompiledState>
+        _ shape: CompiledTransition, entries: PoolRange, pool: UnsafeBufferPointer<Int32>, states: UnsafeBufferPointer<CompiledState>
     ) -> Bool {
         let source = Int(shape.source)
         // An atomic source has no children, so no history of its own to record.
