@@ -31,7 +31,6 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let dynamicTargets: SparseTable<(@Sendable (Context, ChartEvent<Event>?) -> [String])?>
     @usableFromInline let asyncGuards: SparseTable<(@Sendable (Context, Event) async -> Bool)?>
     @usableFromInline let transitionLocations: SparseTable<SourceLocation?>
-    @usableFromInline let eventCandidates: [Int32]
     @usableFromInline let eventlessCandidates: ChartTable<Int32>
     @usableFromInline let entryActions: SparseTable<[[Action<Event, Context>]]>
     @usableFromInline let exitActions: SparseTable<[[Action<Event, Context>]]>
@@ -62,8 +61,10 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @usableFromInline let lean: ChartTable<LeanTransition>
     /// The static entry sets of ``lean``, one after another.
     @usableFromInline let leanEntries: ChartTable<Int32>
-    /// ``eventCandidates`` with each exact event descriptor inline, for selection without
-    /// reading ``Transition``.
+    /// Every atomic state's candidates for an event (its own transitions, then each ancestor's),
+    /// one list after another, with each exact event descriptor inline, for selection without
+    /// reading ``Transition``. The chart keeps no other copy of the lists: a table of their
+    /// transition indices alone, which nothing read, held 4 bytes a candidate (issue 16).
     @usableFromInline let leanCandidates: ChartTable<LeanCandidate<Event>>
     /// The blocks of closure actions, boxed to be called without reference counting.
     @usableFromInline let closures: ClosureBlocks<Event, Context>
@@ -102,7 +103,6 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.dynamicTargets = a.dynamicTargets
         self.asyncGuards = a.asyncGuards
         self.transitionLocations = a.transitionLocations
-        self.eventCandidates = c.eventCandidates
         self.hasEventless = !c.eventlessCandidates.isEmpty
         self.eventlessCandidates = ChartTable(c.eventlessCandidates)
         c.eventlessCandidates = []
@@ -235,7 +235,7 @@ struct CompiledState: Sendable {
     /// The state's own transitions: `transitionStart ..< transitionEnd` (document order).
     @usableFromInline var transitionStart: Int32
     @usableFromInline var transitionEnd: Int32
-    /// Candidates for an event, innermost first: `eventCandidates[candidateStart ..< candidateEnd]`.
+    /// Candidates for an event, innermost first: `leanCandidates[candidateStart ..< candidateEnd]`.
     @usableFromInline var candidateStart: Int32
     @usableFromInline var candidateEnd: Int32
     @usableFromInline var eventlessStart: Int32

@@ -93,6 +93,8 @@ struct ChartCompiler {
     @usableFromInline var shapes = TableBuffer<CompiledTransition>(capacity: 0)
     /// The targets of every shape, one after another (see ``TargetList``).
     @usableFromInline var targetPool: [Int32] = []
+    /// Every atomic state's candidates for an event, one list after another: the assembly makes
+    /// the chart's ``Chart/leanCandidates`` of them.
     @usableFromInline var eventCandidates: [Int32] = []
     var eventlessCandidates: [Int32] = []
     /// State ids by index, and the index of each (the root's is not looked up).
@@ -136,6 +138,7 @@ struct ChartCompiler {
         staticEntries = []
         staticEntryPool = []
         invokes = []
+        eventCandidates = []
     }
 
     @usableFromInline
