@@ -338,7 +338,7 @@ struct ChartCompiler {
         let (table, firstRepeat) = StateIDTable.indexing(allIDs)
         allIDs = []
         indexByID = table
-        invokes.reserveCapacity(count)
+        invokes = Array(repeating: false, count: count)
         for i in 0..<count {
             // Fields read one by one: binding the node copied it, with a retain of its id.
             let j = Int(order[i])
@@ -356,15 +356,16 @@ struct ChartCompiler {
             case .final: kind = .final
             case .history(let h): kind = h == .deep ? .deepHistory : .shallowHistory
             }
-            let id = i == 0 ? "" : nodes[j].id
-            if i > 0, id.isEmpty {
+            // The id is read in place: a copy of it (a retain and a release) for these two tests
+            // cost every state of a large chart.
+            if i > 0, nodes[j].id.isEmpty {
                 throw .emptyStateID(parent: parent >= 0 ? ids[Int(parent)] : "", location: nodes[j].location)
             }
             if let firstRepeat, firstRepeat.index == i {
-                throw .duplicateStateID(id, first: locations[Int(firstRepeat.first)], second: nodes[j].location)
+                throw .duplicateStateID(nodes[j].id, first: locations[Int(firstRepeat.first)], second: nodes[j].location)
             }
             locations.set(nodes[j].location, at: i, count: count)
-            invokes.append(nodes[j].hasInvocations)
+            if nodes[j].hasInvocations { invokes[i] = true }
             let depth: Int32 = parent < 0 ? 0 : states[Int(parent)].depth + 1
             var slot: Int32 = -1
             if kind.isHistory {
@@ -390,6 +391,9 @@ struct ChartCompiler {
         }
     }
 
+    /// Refuses what state `i` (node `j`, of `kind`, child of `parent`) cannot be: a history or final
+    /// state with children or transitions it cannot have, a parallel or atomic state with an
+    /// initial, a child of a history or final state.
     private func checkStructure(_ i: Int, kind: CompiledStateKind, node j: Int, parent: Int32) throws(ChartError) {
         // Fields read one by one, and the id only to name a problem: most states pass every check.
         let nodes = outline.nodes
