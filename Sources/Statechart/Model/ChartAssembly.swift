@@ -127,14 +127,12 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         // The atomic state whose list holds candidate `k`: the lists follow each other in state order.
         var owner = 0
         let candidates = TableBuffer<LeanCandidate<Event>>(capacity: compiler.eventCandidates.count)
-        matchers.withUnsafeBufferPointer { matchers in
-            for (k, t) in compiler.eventCandidates.enumerated() {
-                while compiledStates[owner].candidateEnd <= k || !compiledStates[owner].kind.isAtomic { owner += 1 }
-                candidates.append(
-                    LeanCandidate(
-                        transition: t, event: Self.exactEvent(matchers[Int(t)]), conditional: conditional[Int(t)],
-                        own: compiler.shapes[Int(t)].source == Int32(owner)))
-            }
+        for (k, t) in compiler.eventCandidates.enumerated() {
+            while compiledStates[owner].candidateEnd <= k || !compiledStates[owner].kind.isAtomic { owner += 1 }
+            candidates.append(
+                LeanCandidate(
+                    transition: t, event: Self.exactEvent(matchers[Int(t)]), conditional: conditional[Int(t)],
+                    own: compiler.shapes[Int(t)].source == Int32(owner)))
         }
         leanCandidates = candidates
         closures = ClosureBlocks(
