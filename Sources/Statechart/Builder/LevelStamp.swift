@@ -271,6 +271,7 @@ extension TypedChartEmitter {
             if !plan.declared[o] { mentionedOnly.append(definition.outline.nodes[firstNode + o].id) }
             if plan.roles[o] != .normal { level.add(id: definition.outline.nodes[firstNode + o].id, role: plan.roles[o]) }
         }
+        if level.declaresRequestRules { levelsWithRequestRules.append(Int32(levelIndex)) }
         levels.append(level)
         containerOfLevel.append(Int32(container.rawValue))
         return definition.outline.nodes[firstNode + initialOrdinal].id

@@ -50,7 +50,9 @@ final class StateValues<S: Hashable & Sendable>: StateValueTable, @unchecked Sen
     }
 
     @usableFromInline func ordinal<T: Hashable & Sendable>(of value: T) -> Int? {
-        if T.self == S.self, let s = value as? S { return ordinalOf[s] }
+        // The same type: the value itself, without a cast (`as? S` looked up `Optional<S>`'s
+        // metadata and ran the runtime's dynamic cast at every state request, issue 16).
+        if T.self == S.self { return ordinalOf[unsafeBitCast(value, to: S.self)] }
         let boxed = AnyHashable(value)
         // A value whose `AnyHashable` form is of this type: hashed as itself. Not a cast, which
         // would unwrap an optional that `AnyHashable` finds unequal to its wrapped value.

@@ -17,6 +17,9 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     let statesBySlot: StatesBySlot
     let levelOfIndex: [Int32]
     let levels: [TypedLevel<Context>]
+    /// The levels' global and final states, routes and barriers by chart index, for the checks
+    /// of a state request.
+    let requestRules: RequestRules
     /// Per level, the index of its container (the root for the top level).
     let containerOfLevel: [Int32]
     /// States only ever mentioned as targets, never declared (rule R65), for ``validate()``.
@@ -60,6 +63,7 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         self.valueTables = emitter.valueTables
         self.statesBySlot = StatesBySlot(slotOfIndex: slotOfIndex, slotCount: Int(emitter.slotCount))
         self.levels = emitter.levels
+        self.requestRules = RequestRules(levels: emitter.levels, ruled: emitter.levelsWithRequestRules, chart: chart)
         self.containerOfLevel = emitter.containerOfLevel.map { reordered?[Int($0)] ?? $0 }
         self.mentionedOnly = emitter.mentionedOnly.compactMap { chart.state(withID: $0)?.index }
     }
@@ -110,15 +114,41 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     /// types agree), then each slot found lists its states.
     func indices<T: Hashable & Sendable>(of value: T) -> [Int32] {
         var found: [Int32] = []
-        var tables = 0
-        for table in valueTables {
-            guard let ordinal = table.ordinal(of: value) else { continue }
-            found.append(contentsOf: statesBySlot[Int(table.slotBase) + ordinal])
-            tables += 1
+        var sorted = true
+        forEachIndex(of: value) { index in
+            if let last = found.last, last > index { sorted = false }
+            found.append(index)
         }
         // Values equal across machines (an `Int` state at two levels): their states in index order.
-        if tables > 1 { found.sort() }
+        if !sorted { found.sort() }
         return found
+    }
+
+    /// Whether the machine level of the state at `index` runs: its container is active (the
+    /// root's level runs while the machine does), in a machine whose active states are
+    /// `configuration`.
+    func isLevelActive(of index: Int32, running: Bool, in configuration: Configuration) -> Bool {
+        let level = levelOfIndex[Int(index)]
+        guard level >= 0 else { return false }
+        let container = containerOfLevel[Int(level)]
+        return container == 0 ? running : configuration.contains(container)
+    }
+
+    /// Calls `body` with the chart index of each state whose value equals `value` as
+    /// `AnyHashable` compares them: in index order for each machine's table, the tables in slot
+    /// order. Nothing is allocated (a state request reads it for every request).
+    func forEachIndex<T: Hashable & Sendable>(of value: T, _ body: (Int32) -> Void) {
+        for t in 0..<valueTables.count {
+            let table = valueTables[t]
+            guard let ordinal = table.ordinal(of: value) else { continue }
+            let slot = Int(table.slotBase) + ordinal
+            var i = Int(statesBySlot.start[slot])
+            let end = Int(statesBySlot.start[slot + 1])
+            while i < end {
+                body(statesBySlot.indices[i])
+                i += 1
+            }
+        }
     }
 }
 

@@ -23,6 +23,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     /// By definition node: the index of the level the state belongs to, or -1.
     var levelOfNode: [Int32] = [-1]
     var levels: [TypedLevel<Context>] = []
+    /// The levels that declare request rules (``TypedLevel/declaresRequestRules``), in order:
+    /// ``RequestRules`` reads these alone.
+    var levelsWithRequestRules: [Int32] = []
     /// By level: the definition node of its container.
     var containerOfLevel: [Int32] = []
     /// Transitions whose targets are ``StateRef``s: the transition's index in the definition's
@@ -270,6 +273,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             spec.kind = .internal
             addTransition(spec, from: container, sourceID: levelName, targets: targets)
         }
+        if level.declaresRequestRules { levelsWithRequestRules.append(Int32(levelIndex)) }
         levels[levelIndex] = level
         for o in 0..<nodeOfOrdinal.count { definition.addRequestRoute(toNode: .init(Int(nodeOfOrdinal[o])), within: container) }
         // Plain loops over concrete arrays: a lazy map here ran through generic witnesses.
@@ -620,6 +624,14 @@ struct TypedLevel<Context>: Sendable {
 
     /// The dynamic transition of the state `id`, if it has one.
     func dynamic(of id: String) -> (@Sendable (Context) -> String)? { dynamics?[id] }
+
+    /// The ids of the states that have a barrier.
+    var barrierIDs: Dictionary<String, @Sendable (String, Context) -> BarrierAnswer>.Keys {
+        (barriers ?? [:]).keys
+    }
+
+    /// Whether the level declares anything a request is checked against (``RequestRules``).
+    var declaresRequestRules: Bool { !globals.isEmpty || !finals.isEmpty || !routes.isEmpty || barriers != nil }
 
     init() {}
 

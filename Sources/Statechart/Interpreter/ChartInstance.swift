@@ -190,8 +190,8 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         clearResolvedTargets()
         selected.removeAll()
         selected.append(t)
+        appendResolvedTargets(of: t, CollectionOfOne(target))
         let scratch = stepScratch
-        scratch.pointee.resolvedTargets.append((t, [target]))
         scratch.pointee.selectedDomains.removeAll()
         scratch.pointee.selectedDomains.append(domain(of: t))
     }

@@ -13,8 +13,12 @@ struct StepScratch: Sendable {
     @usableFromInline var entrySet: EntrySetBuilder
     @usableFromInline var selectedDomains = SelectionList()
     /// The targets of the selected transitions whose targets are computed when they are selected
-    /// (the typed builder's dynamic targets), by transition.
-    @usableFromInline var resolvedTargets: [(transition: Int32, targets: [Int32])] = []
+    /// (the typed builder's dynamic targets, a state request's target), by transition: each one's
+    /// run of ``resolvedTargetPool``. One pool kept from step to step, not an array per
+    /// transition: a request allocated its one-target array at every step (issue 16).
+    @usableFromInline var resolvedTargets: [(transition: Int32, start: Int32, count: Int32)] = []
+    /// The resolved targets of every transition in ``resolvedTargets``, one run each.
+    @usableFromInline var resolvedTargetPool: [Int32] = []
     /// The entry sets that depend on history, from the last time each was computed.
     @usableFromInline var entryMemo = EntrySetMemo()
 
@@ -37,11 +41,28 @@ extension ChartInstance {
         }
     }
 
-    /// Empties the resolved dynamic targets, without making the box.
+    /// Empties the resolved targets, without making the box and keeping the lists' storage.
+    ///
+    /// The test is read first and the box let go before ``stepScratch`` is asked for: held across
+    /// that call (an `if let` binding), the box was not uniquely referenced there, and every step
+    /// with resolved targets copied the whole scratch into a new box (a state request: about
+    /// 1,000 instructions and an allocation, issue 16).
     @inlinable @inline(__always) mutating func clearResolvedTargets() {
-        if let box = stepScratchBox, box.withUnsafeMutablePointerToHeader({ !$0.pointee.resolvedTargets.isEmpty }) {
-            stepScratch.pointee.resolvedTargets.removeAll()
-        }
+        let hasResolved = stepScratchBox?.withUnsafeMutablePointerToHeader { !$0.pointee.resolvedTargets.isEmpty } ?? false
+        guard hasResolved else { return }
+        let scratch = stepScratch
+        scratch.pointee.resolvedTargets.removeAll(keepingCapacity: true)
+        scratch.pointee.resolvedTargetPool.removeAll(keepingCapacity: true)
+    }
+
+    /// Records the targets `targets` resolved for transition `t` in this step.
+    @inlinable
+    mutating func appendResolvedTargets<Targets: Collection<Int32>>(of t: Int32, _ targets: Targets) {
+        let scratch = stepScratch
+        let start = Int32(truncatingIfNeeded: scratch.pointee.resolvedTargetPool.count)
+        scratch.pointee.resolvedTargetPool.append(contentsOf: targets)
+        let count = Int32(truncatingIfNeeded: scratch.pointee.resolvedTargetPool.count) - start
+        scratch.pointee.resolvedTargets.append((t, start, count))
     }
 
     /// Whether the step scratch has been made (tests: a machine that only splices never makes it).

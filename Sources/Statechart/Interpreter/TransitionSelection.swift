@@ -175,7 +175,7 @@ extension ChartInstance {
             }
             targets.append(index)
         }
-        stepScratch.pointee.resolvedTargets.append((t, targets))
+        appendResolvedTargets(of: t, targets)
         return true
     }
 
@@ -184,8 +184,15 @@ extension ChartInstance {
     @inlinable
     func targets(of t: Int32) -> TargetList {
         if chart.targetsAreResolved(t) {
-            let resolved = stepScratchBox?.withUnsafeMutablePointerToHeader { $0.pointee.resolvedTargets } ?? []
-            for r in resolved where r.transition == t { return TargetList(r.targets) }
+            if let box = stepScratchBox {
+                let found: TargetList? = box.withUnsafeMutablePointerToHeader { scratch in
+                    for r in scratch.pointee.resolvedTargets where r.transition == t {
+                        return TargetList(pool: scratch.pointee.resolvedTargetPool, start: Int(r.start), count: Int(r.count))
+                    }
+                    return nil
+                }
+                if let found { return found }
+            }
         }
         return chart.targets(of: t)
     }
@@ -196,8 +203,12 @@ extension ChartInstance {
     @inlinable
     func effectiveTargets(of t: Int32) -> TargetList {
         if chart.transitions[Int(t)].domain != -2 { return chart.targets(of: t) }
+        // One target that is not a history state (a state request's, most dynamic ones): the
+        // list itself, without the three arrays below (a request computes it three times).
+        let declared = targets(of: t)
+        if declared.count == 1 && !chart.states[Int(declared[0])].kind.isHistory { return declared }
         var result: [Int32] = []
-        var pending = targets(of: t).array
+        var pending = declared.array
         var i = 0
         while i < pending.count {
             let s = pending[i]

@@ -42,9 +42,12 @@ extension StateMachine {
         runtimeRoutes.routes.removeAll { $0.id == token.id }
     }
 
-    /// Whether a route added at run time allows a request from `currentID` to `targetID` (top level only).
-    func runtimeRouteAllows(from currentID: String, to targetID: String, level: Int) -> Bool {
-        guard level == 0 else { return false }
+    /// Whether a route added at run time allows a request from the state at index `current` to
+    /// the one at `target` (top level only).
+    func runtimeRouteAllows(from current: Int32, to target: Int32, level: Int) -> Bool {
+        guard level == 0, !runtimeRoutes.routes.isEmpty else { return false }
+        let currentID = typed.chart.ids[Int(current)]
+        let targetID = typed.chart.ids[Int(target)]
         return runtimeRoutes.routes.contains { route in
             // A route naming a value that is not a top-level state matches nothing.
             (route.names.from == nil || route.from == currentID) && (route.names.to == nil || route.to == targetID)
