@@ -24,7 +24,7 @@ events=20000
 # (building the chart under valgrind takes minutes; `scale10` walks the same code). `observable`
 # sends through the runtimes' driver (the clock's catch-up and all) on the main actor, without a
 # thread switch.
-cases=(handWritten flat handWrittenActions flatActions innermost bubbleToTop parallel history request scale10 nullDataModel noGuard guardTrue guardFalse assign observable)
+cases=(handWritten flat handWrittenActions flatActions innermost bubbleToTop parallel history request state scale10 nullDataModel noGuard guardTrue guardFalse assign observable)
 
 source "$root/Scripts/callgrind.sh"
 ensure_valgrind

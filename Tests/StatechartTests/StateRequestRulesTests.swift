@@ -70,4 +70,56 @@ struct StateRequestRulesTests {
         try m.transition(to: Top.right)
         #expect(m.activeStateIDs.contains("right.first"))
     }
+
+    @Test("R26: a request finds its state by its own type's table, and by a value of another type that AnyHashable finds equal")
+    func valueOfAnotherType() throws {
+        let machine = Machine<Int, LoginEvent, Void>(initial: 1) {
+            Global(1)
+            Global(2)
+            Global(3)
+        }
+        var m = try StateMachine(machine, context: ())
+        try m.transition(to: 2)
+        #expect(m.state == 2)
+        // `AnyHashable(3.0) == AnyHashable(3)`: the Int level's table is asked through its
+        // equality, not its dictionary.
+        try m.transition(to: 3.0)
+        #expect(m.state == 3)
+        #expect(throws: MachineError.unknownState("2.5")) { try m.transition(to: 2.5) }
+        #expect(throws: MachineError.unknownState("two")) { try m.transition(to: "two") }
+    }
+}
+
+/// `StateMachine.state` read in place from the configuration (issue 16): the first active state
+/// after the root is the top-level one, whatever is active inside it.
+@Suite("Reading the top-level state")
+struct TopLevelStateTests {
+    enum Top: Hashable, Sendable { case home, away, done }
+    enum Move: Hashable, Sendable { case inner, leave, finish }
+
+    @Test("state is the top-level state while a child runs inside it, the final state after the end, the initial after a reset")
+    func readsTheTopLevel() throws {
+        let inner = Machine<StateRequestRulesTests.Step, Move, Void>(initial: .first) {
+            When(.first) { On(.inner, to: .second) }
+            Global(.second)
+        }
+        var top = Machine<Top, Move, Void>(initial: .home) {
+            When(.home) { On(.leave, to: .away) }
+            When(.away) { On(.finish, to: .done) }
+            Final(.done)
+        }
+        top.attach(child: inner, to: .home)
+        var m = try StateMachine(top, context: ())
+        #expect(m.state == .home)
+        try m.send(.inner)  // handled inside: the child moves, the top level stays
+        #expect(m.activeStateIDs.contains("home.second"))
+        #expect(m.state == .home)
+        try m.send(.leave)
+        #expect(m.state == .away)
+        try m.send(.finish)
+        #expect(m.isFinished)
+        #expect(m.state == .done)
+        try m.reset()
+        #expect(m.state == .home)
+    }
 }

@@ -9,7 +9,8 @@ import StatechartInterchange
 //
 //   InstructionCounts <case> <events>     case: flat, handWritten, flatActions,
 //                                         handWrittenActions, innermost, bubbleToTop,
-//                                         parallel, history, request, scale10, scale100000, async,
+//                                         parallel, history, request, state, scale10,
+//                                         scale100000, async,
 //                                         and the SCXML data-model charts by their names:
 //                                         guardTrue, guardFalse, noGuard, assign, nullDataModel,
 //                                         observable (`ObservableStateMachine.send` on the main
@@ -85,6 +86,8 @@ default:
         try sendToObservableMachine(count)
     } else if which == "request" {
         try requestStates(count)
+    } else if which == "state" {
+        try readStates(count)
     } else if let variant = DataModelChart(rawValue: which) {
         try sendToDataModelChart(variant, count)
     } else {
@@ -122,6 +125,14 @@ default:
         }, context: ())
     let states = OrderState.allCases
     for i in 0..<count { try machine.transition(to: states[(i + 1) & 3]) }
+    keep(machine)
+}
+
+/// Reads of `StateMachine.state`, the query a view reads after every change: the nested machine
+/// (its top-level state is the outermost of four levels), one read per event.
+@inline(never) func readStates(_ count: Int) throws {
+    let machine = try StateMachine(nestedMachine(), context: ())
+    for _ in 0..<count { keep(machine.state) }
     keep(machine)
 }
 

@@ -25,8 +25,8 @@ protocol StateValueTable: AnyObject, Sendable {
 final class StateValues<S: Hashable & Sendable>: StateValueTable, @unchecked Sendable {
     // @unchecked: `S` is `Sendable` and nothing here changes after init.
     @usableFromInline let slotBase: Int32
-    let values: [S]
-    let ordinalOf: [S: Int]
+    @usableFromInline let values: [S]
+    @usableFromInline let ordinalOf: [S: Int]
     /// How a value of another type can still equal one of these as `AnyHashable`
     /// (``AnyHashableKind``): then a lookup by it compares the values one by one.
     let kind: AnyHashableKind
@@ -97,9 +97,10 @@ enum AnyHashableKind: Sendable {
 /// in index order. A machine attached in several places has one slot per value and a state per
 /// place; counted and placed in two passes over the chart's slots, with no hashing and no array
 /// per value.
+@usableFromInline
 struct StatesBySlot: Sendable {
-    let start: [Int32]
-    let indices: [Int32]
+    @usableFromInline let start: [Int32]
+    @usableFromInline let indices: [Int32]
 
     init(slotOfIndex: [Int32], slotCount: Int) {
         var start = [Int32](repeating: 0, count: slotCount + 1)

@@ -9,12 +9,16 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     /// By chart index: the slot of the state's value, or -1 (the root, regions and history
     /// pseudo-states). The slots are the emitter's own table, taken over when the chart kept the
     /// emitter's order.
-    let slotOfIndex: [Int32]
+    @usableFromInline let slotOfIndex: [Int32]
     /// Each gathered machine's values, in slot order (``StateValueTable``): a machine attached in
     /// many places has its values, and their slots, once.
-    let valueTables: [any StateValueTable]
+    @usableFromInline let valueTables: [any StateValueTable]
+    /// Each table's first slot (``StateValueTable/slotBase``), in the same order: the table of a
+    /// slot is found by bisection over these integers, without asking each table through its
+    /// protocol.
+    @usableFromInline let slotBases: [Int32]
     /// The states by the slot of their value.
-    let statesBySlot: StatesBySlot
+    @usableFromInline let statesBySlot: StatesBySlot
     let levelOfIndex: [Int32]
     let levels: [TypedLevel<Context>]
     /// The levels' global and final states, routes and barriers by chart index, for the checks
@@ -61,6 +65,7 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         self.slotOfIndex = slotOfIndex
         self.levelOfIndex = levelOfIndex
         self.valueTables = emitter.valueTables
+        self.slotBases = emitter.valueTables.map(\.slotBase)
         self.statesBySlot = StatesBySlot(slotOfIndex: slotOfIndex, slotCount: Int(emitter.slotCount))
         self.levels = emitter.levels
         self.requestRules = RequestRules(levels: emitter.levels, ruled: emitter.levelsWithRequestRules, chart: chart)
@@ -104,6 +109,21 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         return table.value(at: ordinal, as: type)
     }
 
+    /// ``value(at:as:)`` for a type that state values can have, inlinable: a table of `T`'s
+    /// values (`as? StateValues<T>`, a class cast) is read specialized for `T`. Through
+    /// ``StateValueTable/value(at:as:)``, in the library, the read cast the value at run time
+    /// and looked up its metadata (issue 16).
+    @inlinable
+    func value<T: Hashable & Sendable>(at index: Int, as type: T.Type) -> T? {
+        let slot = slotOfIndex[index]
+        guard slot >= 0 else { return nil }
+        let t = tableIndex(holding: slot)
+        let table = valueTables[t]
+        let ordinal = Int(slot - slotBases[t])
+        if let same = table as? StateValues<T> { return same.values[ordinal] }
+        return table.value(at: ordinal, as: type)
+    }
+
     /// Every state whose value is `value` (one unless a machine is attached in several places).
     public func states<T: Hashable & Sendable>(for value: T) -> [ChartStateID] {
         indices(of: value).map(ChartStateID.init)
@@ -124,9 +144,22 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         return found
     }
 
+    /// The index in ``valueTables`` of the table that holds `slot`, found by bisection.
+    @inlinable
+    func tableIndex(holding slot: Int32) -> Int {
+        var low = 0
+        var high = slotBases.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if slotBases[middle] <= slot { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
     /// Whether the machine level of the state at `index` runs: its container is active (the
     /// root's level runs while the machine does), in a machine whose active states are
     /// `configuration`.
+    @usableFromInline
     func isLevelActive(of index: Int32, running: Bool, in configuration: Configuration) -> Bool {
         let level = levelOfIndex[Int(index)]
         guard level >= 0 else { return false }
@@ -137,11 +170,19 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     /// Calls `body` with the chart index of each state whose value equals `value` as
     /// `AnyHashable` compares them: in index order for each machine's table, the tables in slot
     /// order. Nothing is allocated (a state request reads it for every request).
+    ///
+    /// Inlinable: a table of `T`'s own values is asked directly, its dictionary looked up
+    /// specialized for `T` (what ``StateValues/ordinal(of:)`` does for that case, there through
+    /// `T`'s witnesses: about 800 instructions a request, issue 16); a table of another type is
+    /// asked through ``StateValueTable/ordinal(of:)``, which keeps `AnyHashable`'s equality.
+    @inlinable
     func forEachIndex<T: Hashable & Sendable>(of value: T, _ body: (Int32) -> Void) {
         for t in 0..<valueTables.count {
             let table = valueTables[t]
-            guard let ordinal = table.ordinal(of: value) else { continue }
-            let slot = Int(table.slotBase) + ordinal
+            let found: Int?
+            if let same = table as? StateValues<T> { found = same.ordinalOf[value] } else { found = table.ordinal(of: value) }
+            guard let ordinal = found else { continue }
+            let slot = Int(slotBases[t]) + ordinal
             var i = Int(statesBySlot.start[slot])
             let end = Int(statesBySlot.start[slot + 1])
             while i < end {

@@ -206,12 +206,26 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     // MARK: - Configuration
 
     /// The active top-level state (after the machine finished: the final state it stopped in).
+    ///
+    /// Inlinable, and read from the configuration in place: the top level always has exactly
+    /// one active state while the machine runs, and in document order it is the first active
+    /// state after the root. (Through the list of active atomic states and the library's
+    /// unspecialized value tables, a read cost 2,366 instructions and an allocation, issue 16.)
+    @inlinable
     public var state: State {
         if let f = core.finalState, !core.isRunning, let v = typed.value(at: Int(f.index), as: State.self) { return v }
-        // The top level always has exactly one active state while the machine runs.
-        return topState(in: core.activeStates) ?? initialState
+        var k = 0
+        while k < core.configuration.count {
+            let s = core.configuration[k]
+            k += 1
+            if s == 0 { continue }
+            if let v = typed.value(at: Int(s), as: State.self) { return v }
+            break
+        }
+        return initialState
     }
 
+    @usableFromInline
     var initialState: State {
         let root = typed.chart.states[0]
         let first = typed.chart.targets(of: root.initialTransition)[0]

@@ -36,7 +36,11 @@ extension StateMachine {
     /// The checks of a request for the state whose value is `target` (rule R26): the state it
     /// enters, or `nil` when there is nothing to do. Among several places where `T`'s machine
     /// runs, the first active one in document order, else the first.
-    @usableFromInline
+    ///
+    /// Inlinable, so that the value is looked up in its own machine's table specialized for its
+    /// type (``TypedChart/forEachIndex(of:_:)``): in the library, unspecialized, the lookup in
+    /// that table's dictionary went through its type's witnesses.
+    @inlinable
     func checkedRequest<T: Hashable & Sendable>(for target: T) throws(MachineError) -> ChartStateID? {
         try refuseAfterEnd()  // rule R68: before the target is even looked up
         var first: Int32 = -1
@@ -103,6 +107,7 @@ extension StateMachine {
     /// By index, against ``RequestRules``: ids are read only for an error, a barrier or a route
     /// added at run time (issue 16: checked by id, through the levels' sets, a request cost about
     /// 6,000 instructions here).
+    @usableFromInline
     func checkedRequest(toIndex first: Int32) throws(MachineError) -> ChartStateID? {
         let chart = typed.chart
         let rules = typed.requestRules
