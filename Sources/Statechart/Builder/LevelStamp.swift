@@ -263,15 +263,20 @@ extension TypedChartEmitter {
         let levelIndex = levels.count
         let firstNode = definition.stamp(stamp, prefix: prefix, in: container)
         var level = TypedLevel<Context>()
+        // A stamped level declares roles only (no routes, no barriers).
+        var declaresRules = false
         for o in 0..<plan.count {
             valueSlotOfNode.append(slotBase + Int32(o))
             levelOfNode.append(Int32(levelIndex))
             // Only a state that is mentioned, global or final is recorded by its id: a level of
             // plain states holds nothing (most places of a machine attached many times).
             if !plan.declared[o] { mentionedOnly.append(definition.outline.nodes[firstNode + o].id) }
-            if plan.roles[o] != .normal { level.add(id: definition.outline.nodes[firstNode + o].id, role: plan.roles[o]) }
+            if plan.roles[o] != .normal {
+                declaresRules = true
+                level.add(id: definition.outline.nodes[firstNode + o].id, role: plan.roles[o])
+            }
         }
-        if level.declaresRequestRules { levelsWithRequestRules.append(Int32(levelIndex)) }
+        if declaresRules { levelsWithRequestRules.append(Int32(levelIndex)) }
         levels.append(level)
         containerOfLevel.append(Int32(container.rawValue))
         return definition.outline.nodes[firstNode + initialOrdinal].id
