@@ -96,23 +96,16 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     func value(at index: Int) -> AnyHashable? {
         let slot = slotOfIndex[index]
         guard slot >= 0 else { return nil }
-        let (table, ordinal) = valueTable(holding: slot, in: valueTables)
-        return table.boxedValue(at: ordinal)
+        let t = tableIndex(holding: slot)
+        return valueTables[t].boxedValue(at: Int(slot - slotBases[t]))
     }
 
     /// The value of the state at this chart index when it is a `T` (unboxed: `StateMachine.state`
     /// reads the top-level value this way).
-    func value<T>(at index: Int, as type: T.Type) -> T? {
-        let slot = slotOfIndex[index]
-        guard slot >= 0 else { return nil }
-        let (table, ordinal) = valueTable(holding: slot, in: valueTables)
-        return table.value(at: ordinal, as: type)
-    }
-
-    /// ``value(at:as:)`` for a type that state values can have, inlinable: a table of `T`'s
-    /// values (`as? StateValues<T>`, a class cast) is read specialized for `T`. Through
-    /// ``StateValueTable/value(at:as:)``, in the library, the read cast the value at run time
-    /// and looked up its metadata (issue 16).
+    ///
+    /// Inlinable: a table of `T`'s values (`as? StateValues<T>`, a class cast) is read
+    /// specialized for `T`. Through ``StateValueTable/value(at:as:)``, in the library, the read
+    /// cast the value at run time and looked up its metadata (issue 16).
     @inlinable
     func value<T: Hashable & Sendable>(at index: Int, as type: T.Type) -> T? {
         let slot = slotOfIndex[index]
@@ -144,17 +137,9 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         return found
     }
 
-    /// The index in ``valueTables`` of the table that holds `slot`, found by bisection.
+    /// The index in ``valueTables`` of the table that holds `slot`.
     @inlinable
-    func tableIndex(holding slot: Int32) -> Int {
-        var low = 0
-        var high = slotBases.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if slotBases[middle] <= slot { low = middle } else { high = middle - 1 }
-        }
-        return low
-    }
+    func tableIndex(holding slot: Int32) -> Int { valueTableIndex(holding: slot, slotBases: slotBases) }
 
     /// Whether the machine level of the state at `index` runs: its container is active (the
     /// root's level runs while the machine does), in a machine whose active states are
@@ -193,16 +178,17 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     }
 }
 
-/// The table in `tables` (in slot order) that holds `slot`, found by bisection, and the slot's
-/// ordinal in it.
-func valueTable(holding slot: Int32, in tables: [any StateValueTable]) -> (table: any StateValueTable, ordinal: Int) {
+/// The index of the value table that holds `slot`, found by bisection over the tables' first
+/// slots `slotBases` (ascending, the first 0).
+@inlinable
+func valueTableIndex(holding slot: Int32, slotBases: [Int32]) -> Int {
     var low = 0
-    var high = tables.count - 1
+    var high = slotBases.count - 1
     while low < high {
         let middle = (low + high + 1) / 2
-        if tables[middle].slotBase <= slot { low = middle } else { high = middle - 1 }
+        if slotBases[middle] <= slot { low = middle } else { high = middle - 1 }
     }
-    return (tables[low], Int(slot - tables[low].slotBase))
+    return low
 }
 
 extension TypedChart {

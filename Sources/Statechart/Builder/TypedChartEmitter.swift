@@ -344,8 +344,8 @@ final class KnownMachine {
 
     /// The value of a slot, boxed (for references and diagnostics, not on any hot path).
     func boxedValue(ofSlot slot: Int32) -> AnyHashable {
-        let (table, ordinal) = valueTable(holding: slot, in: valueTables)
-        return table.boxedValue(at: ordinal)
+        let t = valueTableIndex(holding: slot, slotBases: valueTables.map(\.slotBase))
+        return valueTables[t].boxedValue(at: Int(slot - valueTables[t].slotBase))
     }
 
     /// Emits an attached child into `node` and sets `node`'s initial: the child's initial state,
