@@ -131,6 +131,43 @@ struct AttachTests {
         #expect(m.isActive(B.ready))
         #expect(m.activeStateIDs == ["busy.ready"])
     }
+
+    enum Level: Hashable, Sendable { case working, done }
+    enum Stage: Hashable, Sendable { case early, late }
+    enum Move: Hashable, Sendable { case next, finish }
+
+    @Test("R21: isActive finds a value at any level, by its own type or one AnyHashable finds equal, and after the end the final state")
+    func isActiveAtEveryLevel() throws {
+        // The innermost level's states are numbers: `AnyHashable` finds `1.0` and `UInt8(1)`
+        // equal to `1`; an enum value is never looked for in their table.
+        let steps = Machine<Int, Move, Void>(initial: 0) {
+            When(0) { On(.next, to: 1) }
+            When(1)
+        }
+        let stages = Machine<Stage, Move, Void>(initial: .early) {
+            When(.early) { On(.next, to: .late) }
+            When(.late)
+        }.attaching(child: steps, to: .early)
+        let top = Machine<Level, Move, Void>(initial: .working) {
+            When(.working) { On(.finish, to: .done) }
+            Final(.done)
+        }.attaching(child: stages, to: .working)
+        var m = try StateMachine(top, context: ())
+        #expect(m.isActive(Level.working) && m.isActive(Stage.early) && m.isActive(0))
+        #expect(m.isActive(0.0) && m.isActive(UInt8(0)) && !m.isActive(1.0))
+        #expect(!m.isActive(1) && !m.isActive(Stage.late) && !m.isActive(Level.done))
+        // `AnyHashable` finds an optional enum unequal to its value, an optional number equal to
+        // it; a description is never the value.
+        #expect(!m.isActive(Optional(Stage.early)) && m.isActive(Optional(0)) && !m.isActive("early"))
+        try m.send(.next)  // the steps take it
+        #expect(m.isActive(1) && m.isActive(1.0) && !m.isActive(0) && m.isActive(Stage.early))
+        try m.send(.next)  // it bubbles to the stages: the steps are left
+        #expect(m.isActive(Stage.late) && !m.isActive(1) && !m.isActive(0))
+        try m.send(.finish)
+        #expect(m.isFinished)
+        #expect(m.isActive(Level.done))
+        #expect(!m.isActive(Level.working) && !m.isActive(Stage.late))
+    }
 }
 
 @Suite("Cross-level targets")

@@ -9,8 +9,8 @@ import StatechartInterchange
 //
 //   InstructionCounts <case> <events>     case: flat, handWritten, flatActions,
 //                                         handWrittenActions, innermost, bubbleToTop,
-//                                         parallel, history, request, state, scale10,
-//                                         scale100000, async,
+//                                         parallel, history, request, state, isActive,
+//                                         scale10, scale100000, async,
 //                                         and the SCXML data-model charts by their names:
 //                                         guardTrue, guardFalse, noGuard, assign, nullDataModel,
 //                                         observable (`ObservableStateMachine.send` on the main
@@ -88,6 +88,8 @@ default:
         try requestStates(count)
     } else if which == "state" {
         try readStates(count)
+    } else if which == "isActive" {
+        try askActive(count)
     } else if let variant = DataModelChart(rawValue: which) {
         try sendToDataModelChart(variant, count)
     } else {
@@ -133,6 +135,17 @@ default:
 @inline(never) func readStates(_ count: Int) throws {
     let machine = try StateMachine(nestedMachine(), context: ())
     for _ in 0..<count { keep(machine.state) }
+    keep(machine)
+}
+
+/// `isActive(_:)` of a value of the innermost level of the depth-4 machine, active, and of one
+/// that is not (two questions a round, so the figure is per question × 2).
+@inline(never) func askActive(_ count: Int) throws {
+    let machine = try StateMachine(nestedMachine(), context: ())
+    for _ in 0..<count {
+        keep(machine.isActive(Level4.a4))
+        keep(machine.isActive(Level3.b3))
+    }
     keep(machine)
 }
 

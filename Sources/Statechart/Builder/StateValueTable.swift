@@ -16,8 +16,13 @@ protocol StateValueTable: AnyObject, Sendable {
     func boxedValue(at ordinal: Int) -> AnyHashable
     /// The value at `ordinal` when the level's values are of type `T`.
     func value<T>(at ordinal: Int, as type: T.Type) -> T?
-    /// The ordinal of the value equal to `value` as `AnyHashable` compares them, if any.
-    func ordinal<T: Hashable & Sendable>(of value: T) -> Int?
+    /// How `AnyHashable` compares this level's values with values of other types
+    /// (``AnyHashableKind``); ``AnyHashableKind/empty`` for a level without values.
+    var kind: AnyHashableKind { get }
+    /// The type of the level's values.
+    var valueType: ObjectIdentifier { get }
+    /// The ordinal of the value equal to the query's as `AnyHashable` compares them, if any.
+    func ordinal(matching query: ForeignValue) -> Int?
 }
 
 /// ``StateValueTable`` for a level whose values are of type `S`.
@@ -29,7 +34,7 @@ final class StateValues<S: Hashable & Sendable>: StateValueTable, @unchecked Sen
     @usableFromInline let ordinalOf: [S: Int]
     /// How a value of another type can still equal one of these as `AnyHashable`
     /// (``AnyHashableKind``): then a lookup by it compares the values one by one.
-    let kind: AnyHashableKind
+    @usableFromInline let kind: AnyHashableKind
 
     /// Shares the gathered level's arrays (no copy).
     @usableFromInline
@@ -37,8 +42,10 @@ final class StateValues<S: Hashable & Sendable>: StateValueTable, @unchecked Sen
         self.slotBase = slotBase
         self.values = values
         self.ordinalOf = ordinalOf
-        kind = values.first.map { AnyHashableKind(of: $0) } ?? .plain
+        kind = values.first.map { AnyHashableKind(of: $0) } ?? .empty
     }
+
+    @usableFromInline var valueType: ObjectIdentifier { ObjectIdentifier(S.self) }
 
     /// The number of values (and slots).
     var count: Int { values.count }
@@ -49,17 +56,42 @@ final class StateValues<S: Hashable & Sendable>: StateValueTable, @unchecked Sen
         T.self == S.self ? values[ordinal] as? T : nil
     }
 
-    @usableFromInline func ordinal<T: Hashable & Sendable>(of value: T) -> Int? {
-        // The same type: the value itself, without a cast (`as? S` looked up `Optional<S>`'s
-        // metadata and ran the runtime's dynamic cast at every state request, issue 16).
-        if T.self == S.self { return ordinalOf[unsafeBitCast(value, to: S.self)] }
-        let boxed = AnyHashable(value)
-        // A value whose `AnyHashable` form is of this type: hashed as itself. Not a cast, which
-        // would unwrap an optional that `AnyHashable` finds unequal to its wrapped value.
-        if type(of: boxed.base) == S.self, let s = boxed.base as? S { return ordinalOf[s] }
-        guard kind.mayEqual(AnyHashableKind(of: value)) else { return nil }
-        for o in 0..<values.count where AnyHashable(values[o]) == boxed { return o }
+    @usableFromInline func ordinal(matching query: ForeignValue) -> Int? {
+        // A value whose `AnyHashable` form is of this type: hashed as itself. Not a cast of the
+        // value, which would unwrap an optional that `AnyHashable` finds unequal to its wrapped value.
+        if query.baseType == S.self, let s = query.boxed.base as? S { return ordinalOf[s] }
+        guard kind.mayEqual(query.kind) else { return nil }
+        for o in 0..<values.count where AnyHashable(values[o]) == query.boxed { return o }
         return nil
+    }
+}
+
+/// A value looked up in the tables of other types than its own, boxed once for all of them: its
+/// `AnyHashable` form, the type of that form's base, and its ``AnyHashableKind``.
+@usableFromInline
+struct ForeignValue {
+    @usableFromInline let boxed: AnyHashable
+    @usableFromInline let baseType: Any.Type
+    @usableFromInline let kind: AnyHashableKind
+
+    @usableFromInline
+    init<T: Hashable & Sendable>(_ value: T) {
+        boxed = AnyHashable(value)
+        baseType = type(of: boxed.base)
+        kind = AnyHashableKind(of: value)
+    }
+}
+
+/// A value table's type and ``AnyHashableKind``, as ``TypedChart`` keeps them for finding a
+/// value's tables without asking each one.
+@usableFromInline
+struct ValueKind: Sendable {
+    @usableFromInline let type: ObjectIdentifier
+    @usableFromInline let kind: AnyHashableKind
+
+    init(type: ObjectIdentifier, kind: AnyHashableKind) {
+        self.type = type
+        self.kind = kind
     }
 }
 
@@ -67,11 +99,13 @@ final class StateValues<S: Hashable & Sendable>: StateValueTable, @unchecked Sen
 /// are unequal as `AnyHashable` unless both are numbers (integers and floating-point numbers
 /// compare by value, `1 == 1.0`), both are class instances (one may be of a subclass of the
 /// other's class), or one's `AnyHashable` form is of another type than the value itself: only
-/// then does a lookup compare values one by one.
+/// then does a lookup compare values one by one. A table without values is ``empty``: it equals
+/// nothing.
 @usableFromInline
 enum AnyHashableKind: Sendable {
-    case plain, number, object, represented
+    case plain, number, object, represented, empty
 
+    @usableFromInline
     init<V: Hashable>(of value: V) {
         if V.self is any BinaryInteger.Type || V.self is any FloatingPoint.Type {
             self = .number
@@ -85,8 +119,10 @@ enum AnyHashableKind: Sendable {
     }
 
     /// Whether a value of this kind can equal, as `AnyHashable`, a value of another type of `other`'s kind.
+    @usableFromInline
     func mayEqual(_ other: AnyHashableKind) -> Bool {
         switch (self, other) {
+        case (.empty, _), (_, .empty): false
         case (.represented, _), (_, .represented), (.number, .number), (.object, .object): true
         default: false
         }

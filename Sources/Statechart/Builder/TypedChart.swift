@@ -17,6 +17,10 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     /// slot is found by bisection over these integers, without asking each table through its
     /// protocol.
     @usableFromInline let slotBases: [Int32]
+    /// Each table's value type and how `AnyHashable` compares its values with other types, in
+    /// the same order: a value's own table is found by comparing types, without a cast of each
+    /// table.
+    @usableFromInline let valueKinds: [ValueKind]
     /// The states by the slot of their value.
     @usableFromInline let statesBySlot: StatesBySlot
     let levelOfIndex: [Int32]
@@ -66,6 +70,7 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         self.levelOfIndex = levelOfIndex
         self.valueTables = emitter.valueTables
         self.slotBases = emitter.valueTables.map(\.slotBase)
+        self.valueKinds = emitter.valueTables.map { ValueKind(type: $0.valueType, kind: $0.kind) }
         self.statesBySlot = StatesBySlot(slotOfIndex: slotOfIndex, slotCount: Int(emitter.slotCount))
         self.levels = emitter.levels
         self.requestRules = RequestRules(levels: emitter.levels, ruled: emitter.levelsWithRequestRules, chart: chart)
@@ -103,18 +108,17 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     /// The value of the state at this chart index when it is a `T` (unboxed: `StateMachine.state`
     /// reads the top-level value this way).
     ///
-    /// Inlinable: a table of `T`'s values (`as? StateValues<T>`, a class cast) is read
-    /// specialized for `T`. Through ``StateValueTable/value(at:as:)``, in the library, the read
-    /// cast the value at run time and looked up its metadata (issue 16).
+    /// Inlinable: a table of `T`'s values (``valueKinds`` says which) is read specialized for
+    /// `T`. Through ``StateValueTable/value(at:as:)``, in the library, the read cast the value at
+    /// run time and looked up its metadata (issue 16).
     @inlinable
     func value<T: Hashable & Sendable>(at index: Int, as type: T.Type) -> T? {
         let slot = slotOfIndex[index]
         guard slot >= 0 else { return nil }
         let t = tableIndex(holding: slot)
-        let table = valueTables[t]
         let ordinal = Int(slot - slotBases[t])
-        if let same = table as? StateValues<T> { return same.values[ordinal] }
-        return table.value(at: ordinal, as: type)
+        if valueKinds[t].type == ObjectIdentifier(T.self) { return table(t, of: T.self).values[ordinal] }
+        return valueTables[t].value(at: ordinal, as: type)
     }
 
     /// Every state whose value is `value` (one unless a machine is attached in several places).
@@ -137,6 +141,12 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         return found
     }
 
+    /// The table at `t` as the table of `T`'s values; ``valueKinds`` has said it is one.
+    @inlinable
+    func table<T: Hashable & Sendable>(_ t: Int, of type: T.Type) -> StateValues<T> {
+        unsafeDowncast(valueTables[t], to: StateValues<T>.self)
+    }
+
     /// The index in ``valueTables`` of the table that holds `slot`.
     @inlinable
     func tableIndex(holding slot: Int32) -> Int { valueTableIndex(holding: slot, slotBases: slotBases) }
@@ -156,24 +166,59 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     /// `AnyHashable` compares them: in index order for each machine's table, the tables in slot
     /// order. Nothing is allocated (a state request reads it for every request).
     ///
-    /// Inlinable: a table of `T`'s own values is asked directly, its dictionary looked up
-    /// specialized for `T` (what ``StateValues/ordinal(of:)`` does for that case, there through
-    /// `T`'s witnesses: about 800 instructions a request, issue 16); a table of another type is
-    /// asked through ``StateValueTable/ordinal(of:)``, which keeps `AnyHashable`'s equality.
+    /// Inlinable: a table of `T`'s own values (``valueKinds`` says which: no cast of each table)
+    /// is asked directly, its dictionary looked up specialized for `T` (through `T`'s witnesses,
+    /// in the library, about 800 instructions a request, issue 16). A table of another type is
+    /// asked through
+    /// ``StateValueTable/ordinal(matching:)``, which keeps `AnyHashable`'s equality, with the
+    /// value boxed once for all such tables (``ForeignValue``), and only when the two types can
+    /// be equal that way: a value of a type whose table says it is
+    /// ``AnyHashableKind/plain`` (an enum of states) can only equal a value of another type whose
+    /// `AnyHashable` form is not itself. Boxing the value and working out its kind for each table
+    /// of another type cost about 6,000 instructions a table (`isActive(_:)` of a machine of four
+    /// levels, issue 16).
     @inlinable
     func forEachIndex<T: Hashable & Sendable>(of value: T, _ body: (Int32) -> Void) {
-        for t in 0..<valueTables.count {
-            let table = valueTables[t]
-            let found: Int?
-            if let same = table as? StateValues<T> { found = same.ordinalOf[value] } else { found = table.ordinal(of: value) }
-            guard let ordinal = found else { continue }
-            let slot = Int(slotBases[t]) + ordinal
-            var i = Int(statesBySlot.start[slot])
-            let end = Int(statesBySlot.start[slot + 1])
-            while i < end {
-                body(statesBySlot.indices[i])
-                i += 1
+        let type = ObjectIdentifier(T.self)
+        let kinds = valueKinds
+        // How the value compares with other types: known from a table of its own type with values
+        // (worked out when the chart was built), looked for at the first table of another type.
+        var ownKind: AnyHashableKind?
+        for t in 0..<kinds.count {
+            if kinds[t].type == type {
+                if let ordinal = table(t, of: T.self).ordinalOf[value] { forEachState(ofSlot: Int(slotBases[t]) + ordinal, body) }
+                continue
             }
+            if ownKind == nil { ownKind = kinds.first { $0.type == type && $0.kind != .empty }?.kind ?? .empty }
+            if ownKind == .plain && kinds[t].kind != .represented { continue }
+            // A table whose values may equal this one as `AnyHashable` compares them: it and the
+            // tables after it are asked out of line, the value boxed once. (Boxed here, the
+            // optional box cost every request a call to destroy it, about 60 instructions.)
+            return forEachIndex(comparing: value, from: t, body)
+        }
+    }
+
+    /// ``forEachIndex(of:_:)`` from table `first` on, each table of another type asked with the
+    /// value boxed once (``ForeignValue``).
+    @inlinable @inline(never)
+    func forEachIndex<T: Hashable & Sendable>(comparing value: T, from first: Int, _ body: (Int32) -> Void) {
+        let foreign = ForeignValue(value)
+        for t in first..<valueKinds.count {
+            let found =
+                valueKinds[t].type == ObjectIdentifier(T.self)
+                ? table(t, of: T.self).ordinalOf[value] : valueTables[t].ordinal(matching: foreign)
+            if let ordinal = found { forEachState(ofSlot: Int(slotBases[t]) + ordinal, body) }
+        }
+    }
+
+    /// Calls `body` with each state whose value has this slot, in index order.
+    @inlinable
+    func forEachState(ofSlot slot: Int, _ body: (Int32) -> Void) {
+        var i = Int(statesBySlot.start[slot])
+        let end = Int(statesBySlot.start[slot + 1])
+        while i < end {
+            body(statesBySlot.indices[i])
+            i += 1
         }
     }
 }
