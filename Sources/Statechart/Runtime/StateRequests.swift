@@ -110,7 +110,8 @@ extension StateMachine {
     @usableFromInline
     func checkedRequest(toIndex first: Int32) throws(MachineError) -> ChartStateID? {
         let chart = typed.chart
-        let rules = typed.requestRules
+        // The rules are read in place (``TypedChart/requestRules``): a copy of them in a local
+        // retained and released their four arrays at every request.
         var target = first
         var visited: [String] = []
         while true {
@@ -120,21 +121,31 @@ extension StateMachine {
             guard container == 0 || core.configuration.contains(container) else {
                 throw .illegalTransition(from: chart.ids[Int(container)] + " (inactive)", to: chart.ids[Int(target)])
             }
-            // The active state of that level: the active child of its container.
-            guard let current = core.configuration.list.first(where: { chart.states[Int($0)].parent == container })
-            else { throw .illegalTransition(from: "", to: chart.ids[Int(target)]) }
+            // The active state of that level: the active child of its container, read from the
+            // list in place (a view of it retained its storage).
+            var current: Int32 = -1
+            var k = 0
+            while k < core.configuration.count {
+                let s = core.configuration[k]
+                k += 1
+                if chart.states[Int(s)].parent == container {
+                    current = s
+                    break
+                }
+            }
+            guard current >= 0 else { throw .illegalTransition(from: "", to: chart.ids[Int(target)]) }
             if current == target {
                 if options.throwsWhenAlreadyInState { throw .alreadyInState(chart.ids[Int(target)]) }
                 return nil
             }
-            if rules.isFinal(current) { throw .finalState(chart.ids[Int(current)]) }
+            if typed.requestRules.isFinal(current) { throw .finalState(chart.ids[Int(current)]) }
             guard
-                rules.isGlobal(target) || rules.hasRoute(from: current, to: target)
+                typed.requestRules.isGlobal(target) || typed.requestRules.hasRoute(from: current, to: target)
                     || runtimeRouteAllows(from: current, to: target, level: levelIndex)
             else {
                 throw .illegalTransition(from: chart.ids[Int(current)], to: chart.ids[Int(target)])
             }
-            if rules.hasBarrier(target), let barrier = typed.levels[levelIndex].barrier(of: chart.ids[Int(target)]) {
+            if typed.requestRules.hasBarrier(target), let barrier = typed.levels[levelIndex].barrier(of: chart.ids[Int(target)]) {
                 switch barrier(chart.ids[Int(current)], context) {
                 case .allow:
                     break
