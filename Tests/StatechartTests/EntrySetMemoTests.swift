@@ -89,4 +89,49 @@ struct EntrySetMemoTests {
         for e in ["advance", "leave", "back"] { _ = try m.send(e) }
         #expect(m.activeAtomicIDs == ["start"])
     }
+
+    enum Screen: Hashable, Sendable { case home, settings, profile }
+    enum Pane: Hashable, Sendable { case general, advanced }
+    enum Tap: Hashable, Sendable { case next }
+
+    @Test("R26, R11: a state request's entry set is remembered by the requested state, and computed again once the history it read changes")
+    func requestsRemembered() throws {
+        // An `Int` context: snapshots compare when the context does.
+        let panes = Machine<Pane, Tap, Int>(initial: .general) {
+            When(.general) { On(.next, to: .advanced) }
+            When(.advanced)
+        }
+        let screens = Machine<Screen, Tap, Int>(initial: .home) {
+            Global(.home)
+            Global(.settings)
+            Global(.profile)
+        }.attaching(child: panes, to: .settings, history: .deep)
+        var plain = try StateMachine(screens, context: 0)
+        var traced = try StateMachine(screens, context: 0)
+        traced.core.isTracing = true
+        let steps: [(Screen?, String)] = [
+            (.settings, "settings.general"), (nil, "settings.advanced"), (.home, "home"),
+            (.settings, "settings.advanced"), (.profile, "profile"), (.settings, "settings.advanced"),
+            (.home, "home"), (.profile, "profile"), (.home, "home"), (.settings, "settings.advanced"),
+        ]
+        for (n, (request, expected)) in steps.enumerated() {
+            if let request {
+                try plain.transition(to: request)
+                try traced.transition(to: request)
+            } else {
+                try plain.send(.next)
+                try traced.send(.next)
+            }
+            traced.core.trace.removeAll()
+            #expect(plain.activeStateIDs == [expected], "step \(n)")
+            #expect(traced.core.snapshot() == plain.core.snapshot(), "step \(n): traced \(traced.activeStateIDs)")
+        }
+        // One record per requested state; the one for `settings` holds the set entered through
+        // the history the last request read.
+        let chart = plain.typed.chart
+        let records = plain.core.stepScratch.pointee.entryMemo.records
+        #expect(Set(records.map { chart.ids[Int($0.target)] }) == ["home", "settings", "profile"] && records.count == 3)
+        let settings = records.first { chart.ids[Int($0.target)] == "settings" }
+        #expect(settings.map { $0.entries.map { chart.ids[Int($0)] } } == ["settings", "settings.advanced"])
+    }
 }

@@ -9,9 +9,12 @@
 /// and the builder's walk (about 900 instructions for a deep history three levels down, issue 16
 /// "History re-entered from memory") is done once per change of history rather than per step.
 ///
-/// Only a step of one transition without dynamic targets is remembered, and only when the walk
-/// met a history state (every other entry set without dynamic targets is precomputed by the
-/// compiler, or is too large to keep). A traced step always computes, so the lean-path tests,
+/// Only a step of one transition is remembered: one without dynamic targets when the walk met a
+/// history state (every other entry set without dynamic targets is precomputed by the compiler,
+/// or is too large to keep), and a state request's (rule R26), whose target is given when it is
+/// made: its set is remembered by the requested state too, history met or not — a chart's
+/// request transition is shared by every state of its container, so the compiler cannot
+/// precompute it, and a machine driven by requests asks for the same few states again and again. A traced step always computes, so the lean-path tests,
 /// which compare a traced machine with an untraced one after every step of random walks through
 /// charts with shallow and deep history, compare the remembered sets with computed ones.
 ///
@@ -26,6 +29,8 @@ struct EntrySetMemo: Sendable {
     @usableFromInline
     struct Record: Sendable {
         @usableFromInline var transition: Int32
+        /// The requested state, for a request transition; -1 for any other.
+        @usableFromInline var target: Int32
         /// Whether entering the set runs nothing (``ChartInstance/entrySetRunsNothing(_:)``).
         @usableFromInline var runsNothing = false
         /// The entry set, sorted in entry order.
@@ -39,7 +44,10 @@ struct EntrySetMemo: Sendable {
         @usableFromInline var lengths: [Int32] = []
         @usableFromInline var values: [Int32] = []
 
-        @inlinable init(transition: Int32) { self.transition = transition }
+        @inlinable init(transition: Int32, target: Int32) {
+            self.transition = transition
+            self.target = target
+        }
 
         /// Whether the history slots it read hold what they held when it was computed.
         @inlinable
@@ -75,17 +83,20 @@ struct EntrySetMemo: Sendable {
 
     @inlinable init() {}
 
-    /// The index of the record of `transition` when the history values it read still hold;
-    /// `nil` when the set must be computed.
+    /// The index of the record of `transition` (entering `target`, for a request; -1 for any
+    /// other transition) when the history values it read still hold; `nil` when the set must be
+    /// computed.
     @inlinable
-    func record(of transition: Int32, history: [[Int32]?]) -> Int? {
+    func record(of transition: Int32, target: Int32, history: [[Int32]?]) -> Int? {
         // Through a pointer: a record read as `records[r]` is copied whole, a retain and a
         // release for each of its six arrays.
         records.withUnsafeBufferPointer { records in
             var r = 0
             while r < records.count {
                 let record = records.baseAddress.unsafelyUnwrapped + r
-                if record.pointee.transition == transition { return record.pointee.holds(for: history) ? r : nil }
+                if record.pointee.transition == transition && record.pointee.target == target {
+                    return record.pointee.holds(for: history) ? r : nil
+                }
                 r += 1
             }
             return nil
@@ -124,20 +135,24 @@ struct EntrySetMemo: Sendable {
         for h in records[r].historyDefaults { builder.defaultHistory.append(h) }
     }
 
-    /// Remembers what `builder` computed for `transition` alone, after ``EntrySetBuilder/finish()``,
-    /// with the values of the history slots it read. A record kept for the transition is
-    /// refilled in place (its arrays keep their storage).
+    /// Remembers what `builder` computed for `transition` alone (entering `target`, for a
+    /// request; -1 for any other transition), after ``EntrySetBuilder/finish()``, with the values
+    /// of the history slots it read. A record kept for the transition is refilled in place (its
+    /// arrays keep their storage).
     @inlinable
-    mutating func remember(_ transition: Int32, from builder: EntrySetBuilder, runsNothing: Bool, history: [[Int32]?]) {
-        var index = records.firstIndex { $0.transition == transition } ?? -1
+    mutating func remember(
+        _ transition: Int32, target: Int32, from builder: EntrySetBuilder, runsNothing: Bool, history: [[Int32]?]
+    ) {
+        var index = records.firstIndex { $0.transition == transition && $0.target == target } ?? -1
         if index < 0 {
             if records.count < Self.capacity {
-                records.append(Record(transition: transition))
+                records.append(Record(transition: transition, target: target))
                 index = records.count - 1
             } else {
                 index = nextReplaced
                 nextReplaced = (nextReplaced + 1) % Self.capacity
                 records[index].transition = transition
+                records[index].target = target
             }
         }
         records[index].fill(from: builder, history: history)

@@ -201,9 +201,23 @@ extension ChartInstance {
     @inlinable
     mutating func computeEntrySet(in scratch: UnsafeMutablePointer<StepScratch>) -> Bool {
         scratch.pointee.entrySet.clear()
-        let remembered = selected.count == 1 && !isTracing && !chart.lean[Int(selected[0])].flags.contains(.isStatic)
-            && !chart.targetsAreResolved(selected[0])
-        if remembered, let r = scratch.pointee.entryMemo.record(of: selected[0], history: historyValues) {
+        // A state request's set is remembered by its target too (``EntrySetMemo``); other
+        // transitions whose targets are given at run time are not remembered.
+        var memoTarget: Int32 = -1
+        var remembered = false
+        if selected.count == 1 && !isTracing && !chart.lean[Int(selected[0])].flags.contains(.isStatic) {
+            let t = selected[0]
+            if chart.requestTransitions.contains(t) {
+                let ts = targets(of: t)
+                if ts.count == 1 {
+                    memoTarget = ts[0]
+                    remembered = true
+                }
+            } else {
+                remembered = !chart.targetsAreResolved(t)
+            }
+        }
+        if remembered, let r = scratch.pointee.entryMemo.record(of: selected[0], target: memoTarget, history: historyValues) {
             let count = scratch.pointee.entryMemo.entryCount(r)
             let lists = scope.stepLists(room: count)
             scratch.pointee.entryMemo.copyEntries(r, to: lists.entryStorage)
@@ -241,9 +255,9 @@ extension ChartInstance {
             k += 1
         }
         let plain = !isTracing && !chart.hasInvocations && entrySetRunsNothing(scratch)
-        if remembered && scratch.pointee.entrySet.touchedHistory {
+        if remembered && (scratch.pointee.entrySet.touchedHistory || memoTarget >= 0) {
             scratch.pointee.entryMemo.remember(
-                selected[0], from: scratch.pointee.entrySet, runsNothing: plain, history: historyValues)
+                selected[0], target: memoTarget, from: scratch.pointee.entrySet, runsNothing: plain, history: historyValues)
         }
         if plain { scratch.pointee.entrySet.clearDefaultMarks() }
         return plain
