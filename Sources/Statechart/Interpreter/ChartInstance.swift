@@ -193,7 +193,11 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
         appendResolvedTargets(of: t, CollectionOfOne(target))
         let scratch = stepScratch
         scratch.pointee.selectedDomains.removeAll()
-        scratch.pointee.selectedDomains.append(domain(of: t))
+        // The transition is internal, from a compound container to a state inside it (the
+        // compiler checked both): unless the target is a history state, its domain is the
+        // container (rule R6), with no effective targets to resolve.
+        let domain = chart.states[Int(target)].kind.isHistory ? domain(of: t) : chart.transitions[Int(t)].source
+        scratch.pointee.selectedDomains.append(domain)
     }
 
     /// Advances the virtual clock, firing every delayed send that falls due, in due order, each as
