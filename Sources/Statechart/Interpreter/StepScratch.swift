@@ -15,10 +15,12 @@ struct StepScratch: Sendable {
     /// The targets of the selected transitions whose targets are computed when they are selected
     /// (the typed builder's dynamic targets, a state request's target), by transition: each one's
     /// run of ``resolvedTargetPool``. One pool kept from step to step, not an array per
-    /// transition: a request allocated its one-target array at every step (issue 16).
-    @usableFromInline var resolvedTargets: [(transition: Int32, start: Int32, count: Int32)] = []
+    /// transition: a request allocated its one-target array at every step (issue 16). Both are
+    /// ``ScratchBuffer``s, emptied by resetting their counts: `Array.removeAll(keepingCapacity:)`
+    /// cost a request about 130 instructions.
+    @usableFromInline var resolvedTargets = ScratchBuffer<(transition: Int32, start: Int32, count: Int32)>()
     /// The resolved targets of every transition in ``resolvedTargets``, one run each.
-    @usableFromInline var resolvedTargetPool: [Int32] = []
+    @usableFromInline var resolvedTargetPool = ScratchBuffer<Int32>()
     /// The entry sets that depend on history, from the last time each was computed.
     @usableFromInline var entryMemo = EntrySetMemo()
 
@@ -51,8 +53,8 @@ extension ChartInstance {
         let hasResolved = stepScratchBox?.withUnsafeMutablePointerToHeader { !$0.pointee.resolvedTargets.isEmpty } ?? false
         guard hasResolved else { return }
         let scratch = stepScratch
-        scratch.pointee.resolvedTargets.removeAll(keepingCapacity: true)
-        scratch.pointee.resolvedTargetPool.removeAll(keepingCapacity: true)
+        scratch.pointee.resolvedTargets.removeAll()
+        scratch.pointee.resolvedTargetPool.removeAll()
     }
 
     /// Records the targets `targets` resolved for transition `t` in this step.
@@ -60,7 +62,7 @@ extension ChartInstance {
     mutating func appendResolvedTargets<Targets: Collection<Int32>>(of t: Int32, _ targets: Targets) {
         let scratch = stepScratch
         let start = Int32(truncatingIfNeeded: scratch.pointee.resolvedTargetPool.count)
-        scratch.pointee.resolvedTargetPool.append(contentsOf: targets)
+        for target in targets { scratch.pointee.resolvedTargetPool.append(target) }
         let count = Int32(truncatingIfNeeded: scratch.pointee.resolvedTargetPool.count) - start
         scratch.pointee.resolvedTargets.append((t, start, count))
     }

@@ -187,7 +187,8 @@ extension ChartInstance {
             if let box = stepScratchBox {
                 let found: TargetList? = box.withUnsafeMutablePointerToHeader { scratch in
                     for r in scratch.pointee.resolvedTargets where r.transition == t {
-                        return TargetList(pool: scratch.pointee.resolvedTargetPool, start: Int(r.start), count: Int(r.count))
+                        // The pool's storage: the run is inside its count.
+                        return TargetList(pool: scratch.pointee.resolvedTargetPool.storage, start: Int(r.start), count: Int(r.count))
                     }
                     return nil
                 }
