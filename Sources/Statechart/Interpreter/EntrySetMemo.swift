@@ -14,9 +14,10 @@
 /// or is too large to keep), and a state request's (rule R26), whose target is given when it is
 /// made: its set is remembered by the requested state too, history met or not — a chart's
 /// request transition is shared by every state of its container, so the compiler cannot
-/// precompute it, and a machine driven by requests asks for the same few states again and again. A traced step always computes, so the lean-path tests,
-/// which compare a traced machine with an untraced one after every step of random walks through
-/// charts with shallow and deep history, compare the remembered sets with computed ones.
+/// precompute it, and a machine driven by requests asks for the same few states again and again.
+/// A traced step always computes, so the lean-path tests, which compare a traced machine with an
+/// untraced one after every step of random walks through charts with shallow and deep history,
+/// compare the remembered sets with computed ones.
 ///
 /// The values are copied element by element, never shared with the machine's history slots: a
 /// slot's array is refilled in place when history is recorded again (``ChartInstance/recordHistory(of:)``),

@@ -240,9 +240,11 @@ extension ChartInstance {
             } else {
                 let ts = targets(of: t)
                 if ts.isEmpty { continue }
+                // The domain the selection worked out (``finishSelection()``, or a request's
+                // ``selectRequest(_:entering:)``), not worked out again.
                 scratch.pointee.entrySet.add(
-                    targets: ts, effectiveTargets: effectiveTargets(of: t), domain: domain(of: t), chart: chart,
-                    history: historyValues)
+                    targets: ts, effectiveTargets: effectiveTargets(of: t), domain: scratch.pointee.selectedDomains[n - 1],
+                    chart: chart, history: historyValues)
             }
         }
         scratch.pointee.entrySet.finish()
