@@ -65,6 +65,9 @@ struct AfterTheEndTests {
     func waysBack() throws {
         var m = try Self.finished(historyDepth: 0)
         #expect(m.state == .done)
+        // The typed queries agree with `state`: the final state is the one active value.
+        #expect(m.isActive(S.done) && !m.isActive(S.busy))
+        #expect(m.activeStates(of: S.self) == [.done] && m.activeState(of: S.self) == .done)
         #expect(!m.canSend(.start))
         _ = m.snapshot()
         var undone = m

@@ -168,6 +168,76 @@ struct AttachTests {
         #expect(m.isActive(Level.done))
         #expect(!m.isActive(Level.working) && !m.isActive(Stage.late))
     }
+
+    @Test("R21: a level of optional values whose first is nil is still compared as AnyHashable compares it")
+    func isActiveWithOptionalLevel() throws {
+        // `AnyHashable` finds `Optional(0)` equal to `0`, and `nil` unequal to every number: a
+        // level of `Int?` states is looked in by the `Int` and `Double` values it may equal,
+        // whichever value comes first in it.
+        let slots = Machine<Int?, Move, Void>(initial: nil) {
+            When(nil) { On(.next, to: 0) }
+            When(0)
+        }
+        let top = Machine<Level, Move, Void>(initial: .working) {
+            When(.working) { On(.finish, to: .done) }
+            Final(.done)
+        }.attaching(child: slots, to: .working)
+        var m = try StateMachine(top, context: ())
+        #expect(m.isActive(Int?.none) && !m.isActive(0) && !m.isActive(Optional(0)))
+        try m.send(.next)
+        #expect(m.isActive(0) && m.isActive(0.0) && m.isActive(Optional(0)) && !m.isActive(Int?.none))
+        #expect(m.activeStates(of: Int?.self) == [0] && m.activeStates(of: Int.self) == [0])
+        #expect(m.activeStates(of: Double.self).isEmpty)
+    }
+
+    class Screen: Hashable, @unchecked Sendable {
+        let name: String
+        init(_ name: String) { self.name = name }
+        static func == (a: Screen, b: Screen) -> Bool { a.name == b.name }
+        func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    }
+    final class Home: Screen, @unchecked Sendable {}
+
+    @Test("R21: activeStates(of:) returns the active values that cast to the type, in document order, and after the end the final state")
+    func activeStatesByType() throws {
+        let steps = Machine<Int, Move, Void>(initial: 0) {
+            When(0) { On(.next, to: 1) }
+            When(1)
+        }
+        let stages = Machine<Stage, Move, Void>(initial: .early) {
+            When(.early) { On(.next, to: .late) }
+            When(.late)
+        }.attaching(child: steps, to: .early)
+        let top = Machine<Level, Move, Void>(initial: .working) {
+            When(.working) { On(.finish, to: .done) }
+            Final(.done)
+        }.attaching(child: stages, to: .working)
+        var m = try StateMachine(top, context: ())
+        #expect(m.activeStates(of: Level.self) == [.working] && m.activeState(of: Stage.self) == .early)
+        #expect(m.activeStates(of: Int.self) == [0] && m.activeState(of: Int.self) == 0)
+        // A cast, as `as?` makes it: no other type's value becomes a number or an enum; an
+        // optional takes the values of its wrapped type.
+        #expect(m.activeStates(of: Double.self).isEmpty && m.activeStates(of: String.self).isEmpty)
+        #expect(m.activeStates(of: Stage?.self) == [.early] && m.activeStates(of: Int?.self) == [0])
+        #expect(m.activeState(of: Stage?.self) == .some(.early))
+        try m.send(.finish)
+        #expect(m.isFinished && m.state == .done)
+        #expect(m.activeStates(of: Level.self) == [.done] && m.activeState(of: Level.self) == .done)
+        #expect(m.activeStates(of: Stage.self).isEmpty && m.activeStates(of: Level?.self) == [.done])
+    }
+
+    @Test("R21: activeStates(of:) of a class finds the states whose values are of a subclass")
+    func activeStatesOfSubclass() throws {
+        let home = Home("home")
+        let screens = Machine<Screen, Move, Void>(initial: Screen("start")) {
+            When(Screen("start")) { On(.next, to: home) }
+            When(home)
+        }
+        var m = try StateMachine(screens, context: ())
+        #expect(m.activeStates(of: Screen.self) == [Screen("start")] && m.activeStates(of: Home.self).isEmpty)
+        try m.send(.next)
+        #expect(m.activeStates(of: Home.self).map(\.name) == ["home"] && m.activeState(of: Screen.self) == home)
+    }
 }
 
 @Suite("Cross-level targets")

@@ -14,8 +14,6 @@ protocol StateValueTable: AnyObject, Sendable {
     var slotBase: Int32 { get }
     /// The value at `ordinal`, boxed.
     func boxedValue(at ordinal: Int) -> AnyHashable
-    /// The value at `ordinal` when the level's values are of type `T`.
-    func value<T>(at ordinal: Int, as type: T.Type) -> T?
     /// How `AnyHashable` compares this level's values with values of other types
     /// (``AnyHashableKind``); ``AnyHashableKind/empty`` for a level without values.
     var kind: AnyHashableKind { get }
@@ -51,10 +49,6 @@ final class StateValues<S: Hashable & Sendable>: StateValueTable, @unchecked Sen
     var count: Int { values.count }
 
     @usableFromInline func boxedValue(at ordinal: Int) -> AnyHashable { AnyHashable(values[ordinal]) }
-
-    @usableFromInline func value<T>(at ordinal: Int, as type: T.Type) -> T? {
-        T.self == S.self ? values[ordinal] as? T : nil
-    }
 
     @usableFromInline func ordinal(matching query: ForeignValue) -> Int? {
         // A value whose `AnyHashable` form is of this type: hashed as itself. Not a cast of the
@@ -105,14 +99,21 @@ struct ValueKind: Sendable {
 enum AnyHashableKind: Sendable {
     case plain, number, object, represented, empty
 
+    /// The kind of `value`'s type, worked out from one value (a table's first).
+    ///
+    /// An optional type is ``represented`` whatever the value: `AnyHashable` unwraps a value that
+    /// is there (`Optional(0)` equals `0`) and keeps `nil` as it is, so a level of `Int?` states
+    /// whose first value is `nil` still holds values equal to numbers. The other represented
+    /// types (`AnyHashable` itself, a class bridged to a value type) are recognised by the
+    /// value's form, and before the numbers and classes, whose comparisons are narrower.
     @usableFromInline
     init<V: Hashable>(of value: V) {
-        if V.self is any BinaryInteger.Type || V.self is any FloatingPoint.Type {
+        if V.self is any OptionalValue.Type || type(of: AnyHashable(value).base) != V.self {
+            self = .represented
+        } else if V.self is any BinaryInteger.Type || V.self is any FloatingPoint.Type {
             self = .number
         } else if V.self is AnyObject.Type {
             self = .object
-        } else if type(of: AnyHashable(value).base) != V.self {
-            self = .represented
         } else {
             self = .plain
         }
@@ -156,3 +157,11 @@ struct StatesBySlot: Sendable {
     /// The states whose value has this slot, in index order.
     subscript(slot: Int) -> ArraySlice<Int32> { indices[Int(start[slot])..<Int(start[slot + 1])] }
 }
+
+/// `Optional`, recognised by its type: ``AnyHashableKind`` and the casts of
+/// ``TypedChart/value(at:castTo:)`` treat every optional type as one whose values may be of
+/// another type.
+@usableFromInline
+protocol OptionalValue {}
+
+extension Optional: OptionalValue {}

@@ -117,8 +117,50 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         guard slot >= 0 else { return nil }
         let t = tableIndex(holding: slot)
         let ordinal = Int(slot - slotBases[t])
-        if valueKinds[t].type == ObjectIdentifier(T.self) { return table(t, of: T.self).values[ordinal] }
-        return valueTables[t].value(at: ordinal, as: type)
+        // A table of another type holds no `T`.
+        return valueKinds[t].type == ObjectIdentifier(T.self) ? table(t, of: T.self).values[ordinal] : nil
+    }
+
+    /// The value of the state at this chart index as a `T`, as `value(of:)?.base as? T` casts
+    /// it: read in place from a table of `T`'s values, and cast from a table of another type only
+    /// when a cast can succeed (`castsOthers`, worked out at the first such table of a query and
+    /// kept by the caller for the next).
+    ///
+    /// Inlinable: boxing each active state's value and casting it through the runtime cost
+    /// `activeState(of:)` about 16,000 instructions in a machine of four levels (issue 16).
+    @inlinable
+    func value<T: Hashable & Sendable>(at index: Int, castTo type: T.Type, castsOthers: inout Bool?) -> T? {
+        let slot = slotOfIndex[index]
+        guard slot >= 0 else { return nil }
+        let t = tableIndex(holding: slot)
+        let ordinal = Int(slot - slotBases[t])
+        let kind = valueKinds[t]
+        if kind.type == ObjectIdentifier(T.self) { return table(t, of: T.self).values[ordinal] }
+        if kind.kind != .represented && kind.kind != .object {
+            // A number or a value of a plain type (an enum, a struct) casts only to an optional
+            // of its own type or to a class it bridges to.
+            if castsOthers == nil { castsOthers = mayCastOthers(to: T.self) }
+            if castsOthers == false { return nil }
+        }
+        return castValue(at: ordinal, in: t, to: T.self)
+    }
+
+    /// Whether a value of another type than `T`, a number or of a plain type, may cast to `T`: when
+    /// `T` is an optional (of that type) or a class (the value may bridge to it). Known from
+    /// the kind of a table of `T`'s values when the chart has one, without asking the runtime.
+    @inlinable
+    func mayCastOthers<T: Hashable & Sendable>(to type: T.Type) -> Bool {
+        for k in valueKinds where k.type == ObjectIdentifier(T.self) && k.kind != .empty {
+            return k.kind == .represented || k.kind == .object
+        }
+        return T.self is any OptionalValue.Type || T.self is AnyObject.Type
+    }
+
+    /// The value at `ordinal` of table `t`, boxed and cast to `T` (out of line: the path of the
+    /// casts that may succeed).
+    @inlinable @inline(never)
+    func castValue<T: Hashable & Sendable>(at ordinal: Int, in t: Int, to type: T.Type) -> T? {
+        valueTables[t].boxedValue(at: ordinal).base as? T
     }
 
     /// Every state whose value is `value` (one unless a machine is attached in several places).
@@ -224,16 +266,20 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
 }
 
 /// The index of the value table that holds `slot`, found by bisection over the tables' first
-/// slots `slotBases` (ascending, the first 0).
+/// slots `slotBases` (ascending, the first 0). The bounds cannot overflow (`0 ≤ low ≤ high <
+/// count`), so the arithmetic wraps without checks and the reads are unchecked: with the checks,
+/// the bisection was half of what `activeState(of:)` costs (issue 16).
 @inlinable
 func valueTableIndex(holding slot: Int32, slotBases: [Int32]) -> Int {
-    var low = 0
-    var high = slotBases.count - 1
-    while low < high {
-        let middle = (low + high + 1) / 2
-        if slotBases[middle] <= slot { low = middle } else { high = middle - 1 }
+    slotBases.withUnsafeBufferPointer { bases in
+        var low = 0
+        var high = bases.count &- 1
+        while low < high {
+            let middle = (low &+ high &+ 1) &>> 1
+            if bases[middle] <= slot { low = middle } else { high = middle &- 1 }
+        }
+        return low
     }
-    return low
 }
 
 extension TypedChart {

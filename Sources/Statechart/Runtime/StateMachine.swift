@@ -263,15 +263,51 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         return active
     }
 
-    /// The active states whose values are of type `T`, in document order (one per region where `T`'s machine runs).
+    /// The active states whose values are of type `T`, in document order (one per region where
+    /// `T`'s machine runs); after the machine has ended, the final state it ended in when its
+    /// value is a `T`, as ``isActive(_:)`` and ``state`` find it.
+    ///
+    /// The values are those that `as? T` casts to `T`: the states of `T`'s own levels, and those
+    /// of another type that cast to it (the values of a subclass of the class `T`, or of the type
+    /// an optional `T` wraps).
+    @inlinable
     public func activeStates<T: Hashable & Sendable>(of type: T.Type) -> [T] {
-        core.activeStates.compactMap { typed.value(of: $0)?.base as? T }
+        var found: [T] = []
+        forEachActiveValue(of: type) { found.append($0) }
+        return found
     }
 
-    /// The active state of type `T`, if exactly one machine level of that type is active.
+    /// The active state of type `T`, if exactly one machine level of that type is active (after
+    /// the machine has ended, the final state it ended in when its value is a `T`).
+    @inlinable
     public func activeState<T: Hashable & Sendable>(of type: T.Type) -> T? {
-        let all = activeStates(of: type)
-        return all.count == 1 ? all[0] : nil
+        var found: T?
+        var count = 0
+        forEachActiveValue(of: type) { value in
+            count += 1
+            found = value
+        }
+        return count == 1 ? found : nil
+    }
+
+    /// Calls `body` with the value of each active state that casts to `T`, in document order,
+    /// after the final state the machine ended in: read in place, without a list of the active
+    /// states or a box per value (``TypedChart/value(at:castTo:castsOthers:)``).
+    @inlinable
+    func forEachActiveValue<T: Hashable & Sendable>(of type: T.Type, _ body: (T) -> Void) {
+        var castsOthers: Bool?
+        // The state the machine ended in, if it has: the configuration is empty then.
+        if !core.isRunning, let f = core.finalState, !core.configuration.contains(f.index),
+            let v = typed.value(at: Int(f.index), castTo: T.self, castsOthers: &castsOthers)
+        {
+            body(v)
+        }
+        var k = 0
+        while k < core.configuration.count {
+            let s = core.configuration[k]
+            k += 1
+            if let v = typed.value(at: Int(s), castTo: T.self, castsOthers: &castsOthers) { body(v) }
+        }
     }
 
     /// The ids of the active atomic states (dotted paths such as `confirmed.authorizing`).
