@@ -217,6 +217,25 @@ struct AsyncRuntimeTests {
         await clock.advance(by: .seconds(1))
         #expect(await m.state == .failed)
     }
+
+    @Test("R21, R50: the actor answers the typed queries of every level, and after the end with the final state")
+    func typedQueries() async throws {
+        let m = try await AsyncStateMachine(orderMachine(), context: OrderLog(), clock: ManualClock())
+        #expect(await m.state == .pending)
+        #expect(await m.isActive(OrderState.pending))
+        try await m.send(.confirm)
+        #expect(await m.isActive(PaymentState.authorizing))
+        #expect(await !m.isActive(OrderState.pending))
+        #expect(await m.activeStates(of: OrderState.self) == [.confirmed])
+        #expect(await m.activeState(of: PaymentState.self) == .authorizing)
+        #expect(await m.activeState(of: Int.self) == nil)
+        for event in [OrderEvent.authorize, .capture, .deliver] { try await m.send(event) }
+        #expect(await m.isFinished)
+        #expect(await m.state == .delivered)
+        #expect(await m.isActive(OrderState.delivered))
+        #expect(await m.activeStates(of: OrderState.self) == [.delivered])
+        #expect(await m.activeStates(of: PaymentState.self).isEmpty)
+    }
 }
 
 actor TestLog {
@@ -244,6 +263,8 @@ struct ObservationTests {
         #expect(flag.changed)
         #expect(model.state == .confirmed)
         #expect(model.isActive(PaymentState.authorizing))
+        #expect(model.activeStates(of: PaymentState.self) == [.authorizing])
+        #expect(model.activeState(of: OrderState.self) == .confirmed && model.activeState(of: Int.self) == nil)
     }
 }
 

@@ -47,13 +47,15 @@ struct ObservableRuntimeTests {
             ("state", { _ = model.state }), ("activeStateIDs", { _ = model.activeStateIDs }),
             ("context", { _ = model.context }), ("now", { _ = model.now }),
             ("isActive", { _ = model.isActive(Job.loading) }), ("canSend", { _ = model.canSend(.start) }),
-            ("machine", { _ = model.machine }),
+            ("machine", { _ = model.machine }), ("activeStates", { _ = model.activeStates(of: Job.self) }),
+            ("activeState", { _ = model.activeState(of: Job.self) }),
         ]
         for (name, read) in readers {
             let changed = try await changes(read) { try model.send(.start) }
             #expect(changed, "\(name)")
         }
-        #expect(model.state == .loading)  // seven sends
+        #expect(model.state == .loading)  // nine sends
+        #expect(model.activeStates(of: Job.self) == [.loading] && model.activeState(of: Job.self) == .loading)
         // A reader registered again after a send is told of the next one.
         let again = try await changes({ _ = model.state }) { try model.send(.start) }
         #expect(again)

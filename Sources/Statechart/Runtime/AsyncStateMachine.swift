@@ -9,7 +9,7 @@
 /// active and is cancelled when it is left (rule R52).
 public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable> {
     /// The clock, the work and the middleware (shared with ``ObservableStateMachine``).
-    let driver: MachineDriver<State, Event, Context>
+    @usableFromInline let driver: MachineDriver<State, Event, Context>
 
     /// Compiles and starts a machine on a clock (a `ContinuousClock` by default).
     ///
@@ -77,14 +77,27 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     /// one that is running.
     public var waitingOperations: Int { driver.waiting.count }
 
+    // The queries of the machine's state are inlinable: specialized for the caller's types, they
+    // read the driver's machine in place instead of copying it through its value witnesses.
+
     /// The active top-level state.
-    public var state: State { driver.machine.state }
+    @inlinable public var state: State { driver.machine.state }
     /// The ids of the active atomic states.
     public var activeStateIDs: [String] { driver.machine.activeStateIDs }
     /// The extended state.
     public var context: Context { driver.machine.context }
-    /// Whether a state with this value is active.
+    /// Whether a state with this value (of any machine level) is active; after the machine has
+    /// ended, whether the value is the final state it ended in (``StateMachine/isActive(_:)``).
+    @inlinable
     public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool { driver.machine.isActive(value) }
+    /// The active states whose values are of type `T`, in document order
+    /// (``StateMachine/activeStates(of:)``).
+    @inlinable
+    public func activeStates<T: Hashable & Sendable>(of type: T.Type) -> [T] { driver.machine.activeStates(of: type) }
+    /// The active state of type `T`, if exactly one machine level of that type is active
+    /// (``StateMachine/activeState(of:)``).
+    @inlinable
+    public func activeState<T: Hashable & Sendable>(of type: T.Type) -> T? { driver.machine.activeState(of: type) }
     /// The machine's time: how far its clock had moved since the machine started at the last
     /// operation, or — for a chart nothing of which can read the time, whose sends do not read
     /// the clock — when it is read (rule R54).

@@ -6,12 +6,16 @@
 /// The driver is not `Sendable`: it belongs to one owner and runs in the owner's isolation (every
 /// `async` method takes the caller's actor as `isolation`). Tasks it starts — timers, invoked work,
 /// middleware's `next` — come back through ``host``, a callback into the owner.
+@usableFromInline
 final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable> {
     typealias Steps = MachineSteps<State, Event, Context>
 
     /// Only the owner's isolation touches the driver, one operation at a time: the fields every
     /// send reads or writes skip the dynamic exclusivity check (a `swift_beginAccess` per access).
-    @exclusivity(unchecked) var machine: StateMachine<State, Event, Context>
+    ///
+    /// The runtimes' queries (`state`, `isActive(_:)`, `activeStates(of:)`) read it from inlinable
+    /// code, specialized for the caller's types.
+    @usableFromInline @exclusivity(unchecked) var machine: StateMachine<State, Event, Context>
     /// The machine's own steps compiled for its types (see ``MachineSteps``).
     let steps: Steps
     let clock: ClockDriver
