@@ -68,6 +68,7 @@ struct AfterTheEndTests {
         // The typed queries agree with `state`: the final state is the one active value.
         #expect(m.isActive(S.done) && !m.isActive(S.busy))
         #expect(m.activeStates(of: S.self) == [.done] && m.activeState(of: S.self) == .done)
+        #expect(m.activeStateIDs == ["done"] && m.activePaths == [[AnyHashable(S.done)]])
         #expect(!m.canSend(.start))
         _ = m.snapshot()
         var undone = m

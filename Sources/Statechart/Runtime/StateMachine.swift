@@ -313,9 +313,13 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// The ids of the active atomic states (dotted paths such as `confirmed.authorizing`).
     public var activeStateIDs: [String] { core.activeAtomicIDs }
 
-    /// The active configuration as paths of values from the top level down, one per active atomic state.
+    /// The active configuration as paths of values from the top level down, one per active atomic
+    /// state; after the machine has ended, the final state it ended in, alone (as
+    /// ``activeStateIDs`` lists it).
     public var activePaths: [[AnyHashable]] {
-        core.activeAtomicStates.map { s in
+        var atomic = core.activeAtomicStates
+        if !core.isRunning, let f = core.finalState { atomic = [f] }
+        return atomic.map { s in
             var path: [AnyHashable] = []
             var i = s.index
             while i > 0 {
