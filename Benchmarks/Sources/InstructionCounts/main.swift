@@ -10,7 +10,7 @@ import StatechartInterchange
 //   InstructionCounts <case> <events>     case: flat, handWritten, flatActions,
 //                                         handWrittenActions, innermost, bubbleToTop,
 //                                         parallel, history, request, state, isActive,
-//                                         activeState, observableQueries,
+//                                         activeState, observableQueries, canSend,
 //                                         scale10, scale100000, async,
 //                                         and the SCXML data-model charts by their names:
 //                                         guardTrue, guardFalse, noGuard, assign, nullDataModel,
@@ -95,6 +95,8 @@ default:
         try readActiveStates(count)
     } else if which == "observableQueries" {
         try askObservableMachine(count)
+    } else if which == "canSend" {
+        try askCanSend(count)
     } else if let variant = DataModelChart(rawValue: which) {
         try sendToDataModelChart(variant, count)
     } else {
@@ -161,6 +163,18 @@ default:
     for _ in 0..<count {
         keep(machine.activeState(of: Level4.self))
         keep(machine.activeState(of: Level2.self))
+    }
+    keep(machine)
+}
+
+/// `canSend(_:)` of the order machine with guards and actions, in its first state: an event it
+/// handles, behind a guard, and one it does not (two questions a round) — what a view asks for
+/// each of its buttons.
+@inline(never) func askCanSend(_ count: Int) throws {
+    let machine = try StateMachine(flatOrderMachineWithActions(), context: OrderBook())
+    for _ in 0..<count {
+        keep(machine.canSend(.confirm))
+        keep(machine.canSend(.deliver))
     }
     keep(machine)
 }

@@ -46,6 +46,7 @@ extension AsyncStateMachine {
     public func removeFailedSendHandler(_ token: ObserverToken) { driver.machine.removeFailedSendHandler(token) }
 
     /// Whether `event` would be handled now (rule R59).
+    @inlinable
     public func canSend(_ event: Event) -> Bool { driver.machine.canSend(event) }
 
     /// The events among `candidates` that would be handled now (rule R59).

@@ -148,7 +148,11 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
         return driver.machine.activeState(of: type)
     }
     /// Whether `event` would be handled now, with guards evaluated and nothing changed (rule R59).
-    public func canSend(_ event: Event) -> Bool { observed.canSend(event) }
+    @inlinable
+    public func canSend(_ event: Event) -> Bool {
+        observeVersion()
+        return driver.machine.canSend(event)
+    }
     /// The number of operations waiting for the one that is running.
     public var waitingOperations: Int { driver.waiting.count }
 

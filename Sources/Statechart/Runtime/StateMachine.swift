@@ -131,10 +131,12 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// Whether `event` would be handled now, at any level — an event only an ancestor handles
     /// counts — with guards evaluated and nothing changed (rule R59).
+    @inlinable
     public func canSend(_ event: Event) -> Bool { core.canHandle(event) }
 
     /// The events among `candidates` that would be handled now (rule R59).
-    public func validEvents(among candidates: [Event]) -> [Event] { candidates.filter(canSend) }
+    @inlinable
+    public func validEvents(among candidates: [Event]) -> [Event] { candidates.filter { core.canHandle($0) } }
 
     /// The machine's time: how far its clock has been advanced since it started (rule R17).
     @inlinable public var now: Duration { core.now }
