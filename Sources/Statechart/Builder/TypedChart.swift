@@ -145,6 +145,61 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
         return castValue(at: ordinal, in: t, to: T.self)
     }
 
+    /// Whether a state whose value equals `value` as `AnyHashable` compares them is active in
+    /// `configuration`, or is the final state `endedIn` (-1 while the machine runs): what
+    /// ``StateMachine/isActive(_:)`` answers.
+    @inlinable
+    func isActive<T: Hashable & Sendable>(_ value: T, in configuration: Configuration, endedIn: Int32) -> Bool {
+        var active = false
+        forEachIndex(of: value) { i in
+            if i == endedIn || configuration.contains(i) { active = true }
+        }
+        return active
+    }
+
+    /// The values of the states active in `configuration` that cast to `T`, in document order,
+    /// after the final state `endedIn`: what ``StateMachine/activeStates(of:)`` answers.
+    @inlinable
+    func activeStates<T: Hashable & Sendable>(of type: T.Type, in configuration: Configuration, endedIn: Int32) -> [T] {
+        var found: [T] = []
+        forEachActiveValue(of: type, in: configuration, endedIn: endedIn) { found.append($0) }
+        return found
+    }
+
+    /// The one value of ``activeStates(of:in:endedIn:)``, or `nil` when there is none or more than
+    /// one: what ``StateMachine/activeState(of:)`` answers.
+    @inlinable
+    func activeState<T: Hashable & Sendable>(of type: T.Type, in configuration: Configuration, endedIn: Int32) -> T? {
+        var found: T?
+        var count = 0
+        forEachActiveValue(of: type, in: configuration, endedIn: endedIn) { value in
+            count += 1
+            found = value
+        }
+        return count == 1 ? found : nil
+    }
+
+    /// Calls `body` with the value of each state active in `configuration` that casts to `T`, in
+    /// document order, after the final state `endedIn` (-1 while the machine runs): read in place,
+    /// without a list of the active states or a box per value (``value(at:castTo:castsOthers:)``).
+    @inlinable
+    func forEachActiveValue<T: Hashable & Sendable>(
+        of type: T.Type, in configuration: Configuration, endedIn: Int32, _ body: (T) -> Void
+    ) {
+        var castsOthers: Bool?
+        if endedIn >= 0, !configuration.contains(endedIn),
+            let v = value(at: Int(endedIn), castTo: T.self, castsOthers: &castsOthers)
+        {
+            body(v)
+        }
+        var k = 0
+        while k < configuration.count {
+            let s = configuration[k]
+            k += 1
+            if let v = value(at: Int(s), castTo: T.self, castsOthers: &castsOthers) { body(v) }
+        }
+    }
+
     /// Whether a value of another type than `T`, a number or of a plain type, may cast to `T`: when
     /// `T` is an optional (of that type) or a class (the value may bridge to it). Known from
     /// the kind of a table of `T`'s values when the chart has one, without asking the runtime.

@@ -89,15 +89,15 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     /// Whether a state with this value (of any machine level) is active; after the machine has
     /// ended, whether the value is the final state it ended in (``StateMachine/isActive(_:)``).
     @inlinable
-    public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool { driver.machine.isActive(value) }
+    public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool { driver.isActive(value) }
     /// The active states whose values are of type `T`, in document order
     /// (``StateMachine/activeStates(of:)``).
     @inlinable
-    public func activeStates<T: Hashable & Sendable>(of type: T.Type) -> [T] { driver.machine.activeStates(of: type) }
+    public func activeStates<T: Hashable & Sendable>(of type: T.Type) -> [T] { driver.activeStates(of: type) }
     /// The active state of type `T`, if exactly one machine level of that type is active
     /// (``StateMachine/activeState(of:)``).
     @inlinable
-    public func activeState<T: Hashable & Sendable>(of type: T.Type) -> T? { driver.machine.activeState(of: type) }
+    public func activeState<T: Hashable & Sendable>(of type: T.Type) -> T? { driver.activeState(of: type) }
     /// The machine's time: how far its clock had moved since the machine started at the last
     /// operation, or — for a chart nothing of which can read the time, whose sends do not read
     /// the clock — when it is read (rule R54).
@@ -123,7 +123,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
 
     /// Waits until a state with this value is active (swift-state-kit's `waitFor`).
     public func waitFor<T: Hashable & Sendable>(_ value: T) async {
-        if driver.machine.isActive(value) { return }
-        for await _ in configurations() where driver.machine.isActive(value) { return }
+        if driver.isActive(value) { return }
+        for await _ in configurations() where driver.isActive(value) { return }
     }
 }

@@ -16,6 +16,36 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     /// The runtimes' queries (`state`, `isActive(_:)`, `activeStates(of:)`) read it from inlinable
     /// code, specialized for the caller's types.
     @usableFromInline @exclusivity(unchecked) var machine: StateMachine<State, Event, Context>
+
+    // The typed queries of both runtimes, handed the parts of the machine they read. Asked of
+    // the machine (`machine.isActive(value)`), the machine was copied out of this class first —
+    // its calls into the standard library could write to the class for all the compiler knows —
+    // and destroyed after: about 840 instructions of the observable model's `isActive(_:)`
+    // (issue 16).
+
+    /// ``StateMachine/isActive(_:)`` of the driver's machine, without a copy of it.
+    @inlinable
+    func isActive<T: Hashable & Sendable>(_ value: T) -> Bool {
+        let configuration = machine.core.configuration
+        let endedIn = machine.endedIn
+        return machine.typed.isActive(value, in: configuration, endedIn: endedIn)
+    }
+
+    /// ``StateMachine/activeStates(of:)`` of the driver's machine, without a copy of it.
+    @inlinable
+    func activeStates<T: Hashable & Sendable>(of type: T.Type) -> [T] {
+        let configuration = machine.core.configuration
+        let endedIn = machine.endedIn
+        return machine.typed.activeStates(of: type, in: configuration, endedIn: endedIn)
+    }
+
+    /// ``StateMachine/activeState(of:)`` of the driver's machine, without a copy of it.
+    @inlinable
+    func activeState<T: Hashable & Sendable>(of type: T.Type) -> T? {
+        let configuration = machine.core.configuration
+        let endedIn = machine.endedIn
+        return machine.typed.activeState(of: type, in: configuration, endedIn: endedIn)
+    }
     /// The machine's own steps compiled for its types (see ``MachineSteps``).
     let steps: Steps
     let clock: ClockDriver

@@ -131,21 +131,21 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     @inlinable
     public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool {
         observeVersion()
-        return driver.machine.isActive(value)
+        return driver.isActive(value)
     }
     /// The active states whose values are of type `T`, in document order
     /// (``StateMachine/activeStates(of:)``).
     @inlinable
     public func activeStates<T: Hashable & Sendable>(of type: T.Type) -> [T] {
         observeVersion()
-        return driver.machine.activeStates(of: type)
+        return driver.activeStates(of: type)
     }
     /// The active state of type `T`, if exactly one machine level of that type is active
     /// (``StateMachine/activeState(of:)``).
     @inlinable
     public func activeState<T: Hashable & Sendable>(of type: T.Type) -> T? {
         observeVersion()
-        return driver.machine.activeState(of: type)
+        return driver.activeState(of: type)
     }
     /// Whether `event` would be handled now, with guards evaluated and nothing changed (rule R59).
     @inlinable

@@ -256,14 +256,18 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// about a machine of four levels cost about 15,000 instructions, issue 16).
     @inlinable
     public func isActive<T: Hashable & Sendable>(_ value: T) -> Bool {
-        // The state the machine ended in, if it has: the configuration is empty then.
-        let final = core.isRunning ? -1 : core.finalState?.index ?? -1
-        var active = false
-        typed.forEachIndex(of: value) { i in
-            if i == final || core.configuration.contains(i) { active = true }
-        }
-        return active
+        typed.isActive(value, in: core.configuration, endedIn: endedIn)
     }
+
+    /// The index of the final state the machine ended in, or -1 while it runs: its configuration
+    /// is empty then, and the queries answer with that state.
+    ///
+    /// The queries hand the typed chart this and the configuration rather than asking through the
+    /// machine: a runtime's machine lives in its driver, a class, and a query that took the
+    /// machine was given a copy of it (about 840 instructions of `ObservableStateMachine`'s
+    /// `isActive(_:)`, issue 16).
+    @inlinable
+    var endedIn: Int32 { core.isRunning ? -1 : core.finalState?.index ?? -1 }
 
     /// The active states whose values are of type `T`, in document order (one per region where
     /// `T`'s machine runs); after the machine has ended, the final state it ended in when its
@@ -274,42 +278,14 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// an optional `T` wraps).
     @inlinable
     public func activeStates<T: Hashable & Sendable>(of type: T.Type) -> [T] {
-        var found: [T] = []
-        forEachActiveValue(of: type) { found.append($0) }
-        return found
+        typed.activeStates(of: type, in: core.configuration, endedIn: endedIn)
     }
 
     /// The active state of type `T`, if exactly one machine level of that type is active (after
     /// the machine has ended, the final state it ended in when its value is a `T`).
     @inlinable
     public func activeState<T: Hashable & Sendable>(of type: T.Type) -> T? {
-        var found: T?
-        var count = 0
-        forEachActiveValue(of: type) { value in
-            count += 1
-            found = value
-        }
-        return count == 1 ? found : nil
-    }
-
-    /// Calls `body` with the value of each active state that casts to `T`, in document order,
-    /// after the final state the machine ended in: read in place, without a list of the active
-    /// states or a box per value (``TypedChart/value(at:castTo:castsOthers:)``).
-    @inlinable
-    func forEachActiveValue<T: Hashable & Sendable>(of type: T.Type, _ body: (T) -> Void) {
-        var castsOthers: Bool?
-        // The state the machine ended in, if it has: the configuration is empty then.
-        if !core.isRunning, let f = core.finalState, !core.configuration.contains(f.index),
-            let v = typed.value(at: Int(f.index), castTo: T.self, castsOthers: &castsOthers)
-        {
-            body(v)
-        }
-        var k = 0
-        while k < core.configuration.count {
-            let s = core.configuration[k]
-            k += 1
-            if let v = typed.value(at: Int(s), castTo: T.self, castsOthers: &castsOthers) { body(v) }
-        }
+        typed.activeState(of: type, in: core.configuration, endedIn: endedIn)
     }
 
     /// The ids of the active atomic states (dotted paths such as `confirmed.authorizing`).
