@@ -136,10 +136,8 @@ struct AttachTests {
     enum Stage: Hashable, Sendable { case early, late }
     enum Move: Hashable, Sendable { case next, finish }
 
-    @Test("R21: isActive finds a value at any level, by its own type or one AnyHashable finds equal, and after the end the final state")
-    func isActiveAtEveryLevel() throws {
-        // The innermost level's states are numbers: `AnyHashable` finds `1.0` and `UInt8(1)`
-        // equal to `1`; an enum value is never looked for in their table.
+    /// Three levels: `Level` holds `Stage`, whose `.early` holds numbered steps.
+    static func threeLevels() -> Machine<Level, Move, Void> {
         let steps = Machine<Int, Move, Void>(initial: 0) {
             When(0) { On(.next, to: 1) }
             When(1)
@@ -148,11 +146,17 @@ struct AttachTests {
             When(.early) { On(.next, to: .late) }
             When(.late)
         }.attaching(child: steps, to: .early)
-        let top = Machine<Level, Move, Void>(initial: .working) {
+        return Machine<Level, Move, Void>(initial: .working) {
             When(.working) { On(.finish, to: .done) }
             Final(.done)
         }.attaching(child: stages, to: .working)
-        var m = try StateMachine(top, context: ())
+    }
+
+    @Test("R21: isActive finds a value at any level, by its own type or one AnyHashable finds equal, and after the end the final state")
+    func isActiveAtEveryLevel() throws {
+        // The innermost level's states are numbers: `AnyHashable` finds `1.0` and `UInt8(1)`
+        // equal to `1`; an enum value is never looked for in their table.
+        var m = try StateMachine(Self.threeLevels(), context: ())
         #expect(m.isActive(Level.working) && m.isActive(Stage.early) && m.isActive(0))
         #expect(m.isActive(0.0) && m.isActive(UInt8(0)) && !m.isActive(1.0))
         #expect(!m.isActive(1) && !m.isActive(Stage.late) && !m.isActive(Level.done))
@@ -200,19 +204,7 @@ struct AttachTests {
 
     @Test("R21: activeStates(of:) returns the active values that cast to the type, in document order, and after the end the final state")
     func activeStatesByType() throws {
-        let steps = Machine<Int, Move, Void>(initial: 0) {
-            When(0) { On(.next, to: 1) }
-            When(1)
-        }
-        let stages = Machine<Stage, Move, Void>(initial: .early) {
-            When(.early) { On(.next, to: .late) }
-            When(.late)
-        }.attaching(child: steps, to: .early)
-        let top = Machine<Level, Move, Void>(initial: .working) {
-            When(.working) { On(.finish, to: .done) }
-            Final(.done)
-        }.attaching(child: stages, to: .working)
-        var m = try StateMachine(top, context: ())
+        var m = try StateMachine(Self.threeLevels(), context: ())
         #expect(m.activeStates(of: Level.self) == [.working] && m.activeState(of: Stage.self) == .early)
         #expect(m.activeStates(of: Int.self) == [0] && m.activeState(of: Int.self) == 0)
         // A cast, as `as?` makes it: no other type's value becomes a number or an enum; an
