@@ -159,7 +159,7 @@ struct StatesBySlot: Sendable {
 }
 
 /// `Optional`, recognised by its type: ``AnyHashableKind`` and the casts of
-/// ``TypedChart/value(at:castTo:)`` treat every optional type as one whose values may be of
+/// `TypedChart.value(at:castTo:castsOthers:)` treat every optional type as one whose values may be of
 /// another type.
 @usableFromInline
 protocol OptionalValue {}
