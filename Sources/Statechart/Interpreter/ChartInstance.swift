@@ -91,6 +91,7 @@ public struct ChartInstance<Event: Hashable & Sendable, Context> {
     }
 
     /// The extended state.
+    @inlinable
     public var context: Context {
         get { scope.context }
         set { scope.context = newValue }

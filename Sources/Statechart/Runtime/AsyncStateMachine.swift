@@ -85,7 +85,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     /// The ids of the active atomic states.
     public var activeStateIDs: [String] { driver.machine.activeStateIDs }
     /// The extended state.
-    public var context: Context { driver.machine.context }
+    @inlinable public var context: Context { driver.machine.core.scope.context }
     /// Whether a state with this value (of any machine level) is active; after the machine has
     /// ended, whether the value is the final state it ended in (``StateMachine/isActive(_:)``).
     @inlinable
@@ -106,7 +106,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
         return driver.machine.now
     }
     /// Whether the machine reached a top-level final state.
-    public var isFinished: Bool { driver.machine.isFinished }
+    @inlinable public var isFinished: Bool { driver.machine.isFinished }
     /// A copy of the synchronous machine underneath, for inspection.
     public var snapshotMachine: StateMachine<State, Event, Context> {
         driver.bringTimeUp()

@@ -121,7 +121,11 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     /// The ids of the active atomic states.
     public var activeStateIDs: [String] { observed.activeStateIDs }
     /// The extended state.
-    public var context: Context { observed.context }
+    @inlinable
+    public var context: Context {
+        observeVersion()
+        return driver.machine.core.scope.context
+    }
     /// The machine's time: how far its clock had moved since the machine started at the last
     /// operation, or — for a chart nothing of which can read the time, whose sends do not read
     /// the clock — when it is read (rule R54).

@@ -87,6 +87,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     }
 
     /// The extended state.
+    @inlinable
     public var context: Context {
         get { core.context }
         set { core.context = newValue }
@@ -309,6 +310,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     }
 
     /// Whether the machine reached a top-level final state.
+    @inlinable
     public var isFinished: Bool { core.hasStarted && !core.isRunning }
 }
 
