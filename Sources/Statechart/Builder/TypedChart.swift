@@ -99,10 +99,8 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
 
     /// The typed value of the state at this chart index, if it has one.
     func value(at index: Int) -> AnyHashable? {
-        let slot = slotOfIndex[index]
-        guard slot >= 0 else { return nil }
-        let t = tableIndex(holding: slot)
-        return valueTables[t].boxedValue(at: Int(slot - slotBases[t]))
+        guard let (t, ordinal) = valueLocation(at: index) else { return nil }
+        return valueTables[t].boxedValue(at: ordinal)
     }
 
     /// The value of the state at this chart index when it is a `T` (unboxed: `StateMachine.state`
@@ -113,10 +111,7 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     /// run time and looked up its metadata (issue 16).
     @inlinable
     func value<T: Hashable & Sendable>(at index: Int, as type: T.Type) -> T? {
-        let slot = slotOfIndex[index]
-        guard slot >= 0 else { return nil }
-        let t = tableIndex(holding: slot)
-        let ordinal = Int(slot - slotBases[t])
+        guard let (t, ordinal) = valueLocation(at: index) else { return nil }
         // A table of another type holds no `T`.
         return valueKinds[t].type == ObjectIdentifier(T.self) ? table(t, of: T.self).values[ordinal] : nil
     }
@@ -130,10 +125,7 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     /// `activeState(of:)` about 16,000 instructions in a machine of four levels (issue 16).
     @inlinable
     func value<T: Hashable & Sendable>(at index: Int, castTo type: T.Type, castsOthers: inout Bool?) -> T? {
-        let slot = slotOfIndex[index]
-        guard slot >= 0 else { return nil }
-        let t = tableIndex(holding: slot)
-        let ordinal = Int(slot - slotBases[t])
+        guard let (t, ordinal) = valueLocation(at: index) else { return nil }
         let kind = valueKinds[t]
         if kind.type == ObjectIdentifier(T.self) { return table(t, of: T.self).values[ordinal] }
         if kind.kind != .represented && kind.kind != .object {
@@ -242,6 +234,17 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     @inlinable
     func table<T: Hashable & Sendable>(_ t: Int, of type: T.Type) -> StateValues<T> {
         unsafeDowncast(valueTables[t], to: StateValues<T>.self)
+    }
+
+    /// Where the value of the state at this chart index is kept: the index in ``valueTables`` of
+    /// its table and its ordinal there, or `nil` for a state without a value (the root, regions,
+    /// history pseudo-states). The one lookup every read of a value shares.
+    @inlinable
+    func valueLocation(at index: Int) -> (table: Int, ordinal: Int)? {
+        let slot = slotOfIndex[index]
+        guard slot >= 0 else { return nil }
+        let t = tableIndex(holding: slot)
+        return (t, Int(slot - slotBases[t]))
     }
 
     /// The index in ``valueTables`` of the table that holds `slot`.

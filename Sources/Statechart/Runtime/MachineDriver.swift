@@ -23,27 +23,31 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     // and destroyed after: about 840 instructions of the observable model's `isActive(_:)`
     // (issue 16).
 
+    /// What the typed queries read of the machine: its configuration and the final state it
+    /// ended in (-1 while it runs), read out of the class before the query runs.
+    @inlinable
+    var activeParts: (configuration: Configuration, endedIn: Int32) {
+        (machine.core.configuration, machine.endedIn)
+    }
+
     /// ``StateMachine/isActive(_:)`` of the driver's machine, without a copy of it.
     @inlinable
     func isActive<T: Hashable & Sendable>(_ value: T) -> Bool {
-        let configuration = machine.core.configuration
-        let endedIn = machine.endedIn
+        let (configuration, endedIn) = activeParts
         return machine.typed.isActive(value, in: configuration, endedIn: endedIn)
     }
 
     /// ``StateMachine/activeStates(of:)`` of the driver's machine, without a copy of it.
     @inlinable
     func activeStates<T: Hashable & Sendable>(of type: T.Type) -> [T] {
-        let configuration = machine.core.configuration
-        let endedIn = machine.endedIn
+        let (configuration, endedIn) = activeParts
         return machine.typed.activeStates(of: type, in: configuration, endedIn: endedIn)
     }
 
     /// ``StateMachine/activeState(of:)`` of the driver's machine, without a copy of it.
     @inlinable
     func activeState<T: Hashable & Sendable>(of type: T.Type) -> T? {
-        let configuration = machine.core.configuration
-        let endedIn = machine.endedIn
+        let (configuration, endedIn) = activeParts
         return machine.typed.activeState(of: type, in: configuration, endedIn: endedIn)
     }
     /// The machine's own steps compiled for its types (see ``MachineSteps``).

@@ -216,7 +216,8 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// unspecialized value tables, a read cost 2,366 instructions and an allocation, issue 16.)
     @inlinable
     public var state: State {
-        if let f = core.finalState, !core.isRunning, let v = typed.value(at: Int(f.index), as: State.self) { return v }
+        let ended = endedIn
+        if ended >= 0, let v = typed.value(at: Int(ended), as: State.self) { return v }
         var k = 0
         while k < core.configuration.count {
             let s = core.configuration[k]
