@@ -224,7 +224,7 @@ struct TypedConvenienceTests {
 
 @Suite("Valid events")
 struct ValidEventTests {
-    enum S: Hashable, Sendable { case idle, busy }
+    enum S: Hashable, Sendable { case idle, busy, done }
     enum E: Hashable, Sendable, CaseIterable { case start, stop, reset, boom }
 
     @Test("R59: canSend and validEvents see bubbling and guards, and change nothing")
@@ -248,6 +248,53 @@ struct ValidEventTests {
         #expect(!m.canSend(.stop))
         #expect(m.context == 1)  // no action ran
         #expect(m.activeStateIDs == ["idle.idle"])
+    }
+
+    /// A machine whose guards read the context and the active states, one of them throwing, an
+    /// event only the parent handles, and a final state.
+    static func guarded() -> Machine<S, E, Int> {
+        let child = Machine<S, E, Int>(initial: .idle) {
+            When(.idle) { On(.start, to: .busy, guard: { $0 > 0 }) }
+            When(.busy) { On(.stop, to: .done, guard: { $0 > 1 }) }
+            Final(.done)
+        }
+        return Machine<S, E, Int>(initial: .idle) {
+            When(.idle) {
+                On(.boom, guard: { _ in throw TestError() })
+                On(.reset) { $0.context += 1 }
+                On(.stop, to: .done, guard: { $0 > 2 })
+            }
+            When(.busy) {}
+            Final(.done)
+        }.attaching(child: child, to: .idle)
+    }
+
+    @Test("R59: the runtimes' canSend, read out of their drivers, answers as the machine's at every step: guards on the context, a throwing guard, bubbling, and nothing after the end")
+    @MainActor
+    func runtimesPeek() async throws {
+        var machine = try StateMachine(Self.guarded(), context: 0)
+        let observable = try ObservableStateMachine(Self.guarded(), context: 0)
+        let actor = try await AsyncStateMachine(Self.guarded(), context: 0)
+        var answers: [[E]] = []
+        for event in [E.start, .reset, .start, .stop, .reset, .stop, .reset, .stop, .start] {
+            let expected = E.allCases.filter { machine.canSend($0) }
+            answers.append(expected)
+            #expect(E.allCases.filter { observable.canSend($0) } == expected, "before \(event)")
+            var fromActor: [E] = []
+            for e in E.allCases where await actor.canSend(e) { fromActor.append(e) }
+            #expect(fromActor == expected, "before \(event)")
+            if machine.isFinished { break }
+            try? machine.send(event)
+            try? observable.send(event)
+            try? await actor.send(event)
+            #expect(observable.context == machine.context && observable.state == machine.state)
+        }
+        // The questions changed nothing, and each answer moved with the context and the states.
+        let actorState = await actor.state
+        #expect(machine.isFinished && observable.state == .done && actorState == .done)
+        #expect(answers.first == [.reset])  // start's guard fails at 0; boom's throws
+        #expect(answers.contains([.start, .reset]) && answers.contains([.stop, .reset]))
+        #expect(answers.last == [])  // after the end: nothing
     }
 }
 

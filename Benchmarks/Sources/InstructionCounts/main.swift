@@ -179,8 +179,8 @@ default:
     keep(machine)
 }
 
-/// `isActive(_:)`, `state` and `context` of the `observable` case's model (the flat order
-/// machine), outside any observation (three questions a round). The same machine as `observable`: a model of another
+/// `isActive(_:)`, `state`, `context` and `canSend(_:)` of the `observable` case's model (the flat
+/// order machine), outside any observation (four questions a round). The same machine as `observable`: a model of another
 /// machine's types made the compiler merge their specializations, and `observable` took 33
 /// instructions more per event, the library unchanged.
 @MainActor @inline(never) func askObservableMachine(_ count: Int) throws {
@@ -189,6 +189,7 @@ default:
         keep(machine.isActive(OrderState.pending))
         keep(machine.state)
         keep(machine.context)
+        keep(machine.canSend(.confirm))
     }
     keep(machine)
 }

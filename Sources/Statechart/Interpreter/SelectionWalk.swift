@@ -11,7 +11,10 @@
 ///
 /// A cursor rather than a method that takes a closure: between two steps the caller may change
 /// the instance (a guard raises an error or assigns to the data model) without overlapping
-/// accesses, and a query that must change nothing walks a borrowed instance.
+/// accesses, and a query that must change nothing walks a borrowed instance. It reads only the
+/// chart and the configuration (``ActiveStatesSource``): a query of a machine that lives in a
+/// runtime's driver walks those two, read out of the driver, not a copy of the whole machine
+/// (``PeekView``).
 @usableFromInline
 struct SelectionWalk {
     /// The next index of the configuration's list to visit.
@@ -20,14 +23,14 @@ struct SelectionWalk {
     @usableFromInline var next: Int32 = 0
     @usableFromInline var end: Int32 = 0
 
-    /// Starts a walk over the instance's configuration.
+    /// Starts a walk over the source's configuration.
     ///
     /// When the configuration is a chain (every active state an ancestor of the last one, the
     /// usual case outside parallel states), the last state is the only atomic one, so the walk
     /// starts there: the list is as long as that state is deep exactly then (the root, depth 0,
     /// is not listed).
     @inlinable @inline(__always)
-    init<Event, Context>(over instance: ChartInstance<Event, Context>) {
+    init(over instance: some ActiveStatesSource) {
         let count = instance.configuration.count
         if count > 0, instance.chart.states[Int(instance.configuration[unchecked: count - 1])].depth == count {
             position = count - 1
@@ -43,8 +46,8 @@ struct SelectionWalk {
     /// An exact `.event(e)` descriptor is compared inline (``LeanCandidate``); any other is
     /// matched by the transition's ``EventMatcher``.
     @inlinable @inline(__always)
-    mutating func nextCandidate<Event, Context>(
-        in instance: ChartInstance<Event, Context>, matching event: ChartEvent<Event>
+    mutating func nextCandidate<Source: ActiveStatesSource>(
+        in instance: Source, matching event: ChartEvent<Source.Event>
     ) -> (transition: Int32, conditional: Bool, own: Bool)? {
         let chart = instance.chart
         repeat {
@@ -65,9 +68,7 @@ struct SelectionWalk {
     /// The next eventless candidate (rule R2), with whether it needs more than being eventless;
     /// `nil` when the walk is over.
     @inlinable @inline(__always)
-    mutating func nextEventlessCandidate<Event, Context>(
-        in instance: ChartInstance<Event, Context>
-    ) -> (transition: Int32, conditional: Bool)? {
+    mutating func nextEventlessCandidate(in instance: some ActiveStatesSource) -> (transition: Int32, conditional: Bool)? {
         let chart = instance.chart
         repeat {
             if next < end {
@@ -83,7 +84,7 @@ struct SelectionWalk {
     ///
     /// - Returns: `false` when no active atomic state is left.
     @inlinable @inline(__always)
-    mutating func enterNextAtomicState<Event, Context>(in instance: ChartInstance<Event, Context>, eventless: Bool) -> Bool {
+    mutating func enterNextAtomicState(in instance: some ActiveStatesSource, eventless: Bool) -> Bool {
         while position < instance.configuration.count {
             let state = instance.chart.states[Int(instance.configuration[unchecked: position])]
             position += 1
@@ -101,4 +102,16 @@ struct SelectionWalk {
     mutating func selectedForThisState() {
         next = end
     }
+}
+
+/// What the selection walk reads: a chart and a configuration of it. A ``ChartInstance`` is one,
+/// and so is the ``PeekView`` a runtime's query reads out of its driver.
+@usableFromInline
+protocol ActiveStatesSource<Event, Context> {
+    associatedtype Event: Hashable & Sendable
+    associatedtype Context
+    /// The compiled chart.
+    var chart: Chart<Event, Context> { get }
+    /// The active states, in document order.
+    var configuration: Configuration { get }
 }

@@ -47,7 +47,7 @@ extension AsyncStateMachine {
 
     /// Whether `event` would be handled now (rule R59).
     @inlinable
-    public func canSend(_ event: Event) -> Bool { driver.machine.canSend(event) }
+    public func canSend(_ event: Event) -> Bool { driver.canSend(event) }
 
     /// The events among `candidates` that would be handled now (rule R59).
     public func validEvents(among candidates: [Event]) -> [Event] { driver.machine.validEvents(among: candidates) }

@@ -30,6 +30,17 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         (machine.core.configuration, machine.endedIn)
     }
 
+    /// ``StateMachine/canSend(_:)`` of the driver's machine, without a copy of it: the four
+    /// fields it reads (``PeekView``) are read out of the class, each alone.
+    @inlinable
+    func canSend(_ event: Event) -> Bool {
+        guard machine.core.isRunning else { return false }
+        let view = PeekView(
+            chart: machine.core.chart, configuration: machine.core.configuration, context: machine.core.scope.context,
+            now: machine.core.scope.machineTime)
+        return view.wouldHandle(event)
+    }
+
     /// ``StateMachine/isActive(_:)`` of the driver's machine, without a copy of it.
     @inlinable
     func isActive<T: Hashable & Sendable>(_ value: T) -> Bool {

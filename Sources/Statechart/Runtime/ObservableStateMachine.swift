@@ -155,7 +155,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     @inlinable
     public func canSend(_ event: Event) -> Bool {
         observeVersion()
-        return driver.machine.canSend(event)
+        return driver.canSend(event)
     }
     /// The number of operations waiting for the one that is running.
     public var waitingOperations: Int { driver.waiting.count }
