@@ -269,7 +269,7 @@ struct ValidEventTests {
         }.attaching(child: child, to: .idle)
     }
 
-    @Test("R59: the runtimes' canSend, read out of their drivers, answers as the machine's at every step: guards on the context, a throwing guard, bubbling, and nothing after the end")
+    @Test("R59: the runtimes' canSend and validEvents, read out of their drivers, answer as the machine's at every step: guards on the context, a throwing guard, bubbling, and nothing after the end")
     @MainActor
     func runtimesPeek() async throws {
         var machine = try StateMachine(Self.guarded(), context: 0)
@@ -283,6 +283,9 @@ struct ValidEventTests {
             var fromActor: [E] = []
             for e in E.allCases where await actor.canSend(e) { fromActor.append(e) }
             #expect(fromActor == expected, "before \(event)")
+            #expect(machine.validEvents == expected && observable.validEvents == expected, "before \(event)")
+            let actorValid = await actor.validEvents, actorAmong = await actor.validEvents(among: [.boom, .stop, .reset])
+            #expect(actorValid == expected && actorAmong == [.stop, .reset].filter(expected.contains), "before \(event)")
             if machine.isFinished { break }
             try? machine.send(event)
             try? observable.send(event)

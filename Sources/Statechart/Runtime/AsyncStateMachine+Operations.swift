@@ -50,7 +50,7 @@ extension AsyncStateMachine {
     public func canSend(_ event: Event) -> Bool { driver.canSend(event) }
 
     /// The events among `candidates` that would be handled now (rule R59).
-    public func validEvents(among candidates: [Event]) -> [Event] { driver.machine.validEvents(among: candidates) }
+    public func validEvents(among candidates: [Event]) -> [Event] { driver.validEvents(among: candidates) }
 
     /// A snapshot of the whole running state (rule R40), taken between operations.
     public func snapshot() async -> ChartSnapshot<Event, Context> {
@@ -91,5 +91,5 @@ extension AsyncStateMachine {
 
 extension AsyncStateMachine where Event: CaseIterable {
     /// Every event of a `CaseIterable` event type that would be handled now (rule R59).
-    public var validEvents: [Event] { driver.machine.validEvents }
+    public var validEvents: [Event] { driver.validEvents(among: Array(Event.allCases)) }
 }

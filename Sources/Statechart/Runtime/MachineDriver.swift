@@ -30,15 +30,28 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         (machine.core.configuration, machine.endedIn)
     }
 
-    /// ``StateMachine/canSend(_:)`` of the driver's machine, without a copy of it: the four
-    /// fields it reads (``PeekView``) are read out of the class, each alone.
+    /// What ``StateMachine/canSend(_:)`` reads of the driver's machine: the four fields of a
+    /// ``PeekView``, read out of the class each alone, not the machine copied whole.
     @inlinable
-    func canSend(_ event: Event) -> Bool {
-        guard machine.core.isRunning else { return false }
-        let view = PeekView(
+    var peekView: PeekView<Event, Context> {
+        PeekView(
             chart: machine.core.chart, configuration: machine.core.configuration, context: machine.core.scope.context,
             now: machine.core.scope.machineTime)
-        return view.wouldHandle(event)
+    }
+
+    /// ``StateMachine/canSend(_:)`` of the driver's machine, without a copy of it.
+    @inlinable
+    func canSend(_ event: Event) -> Bool {
+        machine.core.isRunning && peekView.wouldHandle(event)
+    }
+
+    /// ``StateMachine/validEvents(among:)`` of the driver's machine, without a copy of it: one
+    /// view for every candidate.
+    @inlinable
+    func validEvents(among candidates: [Event]) -> [Event] {
+        guard machine.core.isRunning else { return [] }
+        let view = peekView
+        return candidates.filter { view.wouldHandle($0) }
     }
 
     /// ``StateMachine/isActive(_:)`` of the driver's machine, without a copy of it.

@@ -157,6 +157,12 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
         observeVersion()
         return driver.canSend(event)
     }
+    /// The events among `candidates` that would be handled now, in their order (rule R59): a
+    /// view's buttons read it, and are redrawn when it changes.
+    public func validEvents(among candidates: [Event]) -> [Event] {
+        observeVersion()
+        return driver.validEvents(among: candidates)
+    }
     /// The number of operations waiting for the one that is running.
     public var waitingOperations: Int { driver.waiting.count }
 
@@ -317,4 +323,10 @@ final class ObservedVersion: Observable {
     func bump() {
         registrar.withMutation(of: self, keyPath: Self.valueKey) { value &+= 1 }
     }
+}
+
+extension ObservableStateMachine where Event: CaseIterable {
+    /// Every event of a `CaseIterable` event type that would be handled now (rule R59), observed
+    /// as ``validEvents(among:)`` is.
+    public var validEvents: [Event] { validEvents(among: Array(Event.allCases)) }
 }
