@@ -49,14 +49,14 @@ struct ObservableRuntimeTests {
             ("isActive", { _ = model.isActive(Job.loading) }), ("canSend", { _ = model.canSend(.start) }),
             ("machine", { _ = model.machine }), ("activeStates", { _ = model.activeStates(of: Job.self) }),
             ("activeState", { _ = model.activeState(of: Job.self) }),
-            ("validEvents", { _ = model.validEvents(among: [.start]) }),
+            ("validEvents", { _ = model.validEvents(among: [.start]) }), ("isFinished", { _ = model.isFinished }),
         ]
         for (name, read) in readers {
             let changed = try await changes(read) { try model.send(.start) }
             #expect(changed, "\(name)")
         }
-        #expect(model.state == .idle)  // ten sends
-        #expect(model.activeStates(of: Job.self) == [.idle] && model.activeState(of: Job.self) == .idle)
+        #expect(model.state == .loading)  // eleven sends
+        #expect(model.activeStates(of: Job.self) == [.loading] && model.activeState(of: Job.self) == .loading)
         // A reader registered again after a send is told of the next one.
         let again = try await changes({ _ = model.state }) { try model.send(.start) }
         #expect(again)

@@ -120,6 +120,13 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     }
     /// The ids of the active atomic states.
     public var activeStateIDs: [String] { observed.activeStateIDs }
+    /// Whether the machine reached a top-level final state (rule R68): a view shows its end
+    /// screen from it, and is redrawn when ``reset()`` brings the machine back.
+    @inlinable
+    public var isFinished: Bool {
+        observeVersion()
+        return driver.machine.isFinished
+    }
     /// The extended state.
     @inlinable
     public var context: Context {
