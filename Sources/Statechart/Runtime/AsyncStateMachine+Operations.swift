@@ -50,6 +50,7 @@ extension AsyncStateMachine {
     public func canSend(_ event: Event) -> Bool { driver.canSend(event) }
 
     /// The events among `candidates` that would be handled now (rule R59).
+    @inlinable
     public func validEvents(among candidates: [Event]) -> [Event] { driver.validEvents(among: candidates) }
 
     /// A snapshot of the whole running state (rule R40), taken between operations.
@@ -91,5 +92,6 @@ extension AsyncStateMachine {
 
 extension AsyncStateMachine where Event: CaseIterable {
     /// Every event of a `CaseIterable` event type that would be handled now (rule R59).
+    @inlinable
     public var validEvents: [Event] { driver.validEvents(among: Array(Event.allCases)) }
 }

@@ -166,6 +166,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     }
     /// The events among `candidates` that would be handled now, in their order (rule R59): a
     /// view's buttons read it, and are redrawn when it changes.
+    @inlinable
     public func validEvents(among candidates: [Event]) -> [Event] {
         observeVersion()
         return driver.validEvents(among: candidates)
@@ -335,5 +336,6 @@ final class ObservedVersion: Observable {
 extension ObservableStateMachine where Event: CaseIterable {
     /// Every event of a `CaseIterable` event type that would be handled now (rule R59), observed
     /// as ``validEvents(among:)`` is.
+    @inlinable
     public var validEvents: [Event] { validEvents(among: Array(Event.allCases)) }
 }
