@@ -158,14 +158,14 @@ struct AfterTheEndAsyncTests {
         let m = try ObservableStateMachine(Self.machine, context: 0)
         try m.send(.start)
         try m.send(.finish)
-        #expect(m.machine.isFinished && m.isFinished)
+        #expect(m.machine.isFinished && m.isFinished && m.activePaths == [[AnyHashable(S.done)]])
         for _ in 0..<3 {
             try await Task.sleep(for: .milliseconds(2))
             #expect(throws: AfterTheEndTests.end) { try m.send(.start) }
         }
         try await Task.sleep(for: .milliseconds(2))
         try m.reset()
-        #expect(m.state == .idle && !m.isFinished)
+        #expect(m.state == .idle && !m.isFinished && m.activePaths == [[AnyHashable(S.idle)]])
         try m.send(.start)
         #expect(m.state == .busy)
     }

@@ -50,13 +50,14 @@ struct ObservableRuntimeTests {
             ("machine", { _ = model.machine }), ("activeStates", { _ = model.activeStates(of: Job.self) }),
             ("activeState", { _ = model.activeState(of: Job.self) }),
             ("validEvents", { _ = model.validEvents(among: [.start]) }), ("isFinished", { _ = model.isFinished }),
+            ("activePaths", { _ = model.activePaths }),
         ]
         for (name, read) in readers {
             let changed = try await changes(read) { try model.send(.start) }
             #expect(changed, "\(name)")
         }
-        #expect(model.state == .loading)  // eleven sends
-        #expect(model.activeStates(of: Job.self) == [.loading] && model.activeState(of: Job.self) == .loading)
+        #expect(model.state == .idle)  // twelve sends
+        #expect(model.activeStates(of: Job.self) == [.idle] && model.activeState(of: Job.self) == .idle)
         // A reader registered again after a send is told of the next one.
         let again = try await changes({ _ = model.state }) { try model.send(.start) }
         #expect(again)

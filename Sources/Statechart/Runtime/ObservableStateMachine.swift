@@ -120,6 +120,10 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     }
     /// The ids of the active atomic states.
     public var activeStateIDs: [String] { observed.activeStateIDs }
+    /// The active configuration as paths of values from the top level down, one per active
+    /// atomic state; after the machine has ended, the final state alone
+    /// (``StateMachine/activePaths``).
+    public var activePaths: [[AnyHashable]] { observed.activePaths }
     /// Whether the machine reached a top-level final state (rule R68): a view shows its end
     /// screen from it, and is redrawn when ``reset()`` brings the machine back.
     @inlinable
