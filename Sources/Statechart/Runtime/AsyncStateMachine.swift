@@ -85,7 +85,7 @@ public actor AsyncStateMachine<State: Hashable & Sendable, Event: Hashable & Sen
     /// The ids of the active atomic states.
     public var activeStateIDs: [String] { driver.machine.activeStateIDs }
     /// The extended state.
-    @inlinable public var context: Context { driver.machine.core.scope.context }
+    @inlinable public var context: Context { driver.context }
     /// Whether a state with this value (of any machine level) is active; after the machine has
     /// ended, whether the value is the final state it ended in (``StateMachine/isActive(_:)``).
     @inlinable

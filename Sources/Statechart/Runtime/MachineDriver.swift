@@ -30,12 +30,16 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         (machine.core.configuration, machine.endedIn)
     }
 
+    /// The machine's extended state, read in place (the runtimes' `context` and ``peekView``).
+    @inlinable
+    var context: Context { machine.core.scope.context }
+
     /// What ``StateMachine/canSend(_:)`` reads of the driver's machine: the four fields of a
     /// ``PeekView``, read out of the class each alone, not the machine copied whole.
     @inlinable
     var peekView: PeekView<Event, Context> {
         PeekView(
-            chart: machine.core.chart, configuration: machine.core.configuration, context: machine.core.scope.context,
+            chart: machine.core.chart, configuration: machine.core.configuration, context: context,
             now: machine.core.scope.machineTime)
     }
 

@@ -135,7 +135,7 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Has
     @inlinable
     public var context: Context {
         observeVersion()
-        return driver.machine.core.scope.context
+        return driver.context
     }
     /// The machine's time: how far its clock had moved since the machine started at the last
     /// operation, or — for a chart nothing of which can read the time, whose sends do not read
