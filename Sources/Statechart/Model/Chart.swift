@@ -112,14 +112,11 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         self.historyCount = c.historyCount
         self.configurationBound = c.configurationBound
         self.lean = a.lean.transitions.takeTable()
-        self.leanEntries = ChartTable(a.lean.entries)
-        a.lean.entries = []
+        self.leanEntries = c.staticEntryPool.takeTable()
         self.leanCandidates = a.leanCandidates.takeTable()
         self.requestTransitions = c.requestTransitions
-        self.staticDefaults = ChartTable(c.staticDefaults)
-        c.staticDefaults = []
-        self.staticDefaultEntries = ChartTable(c.staticDefaultPool)
-        c.staticDefaultPool = []
+        self.staticDefaults = c.staticDefaults.takeTable()
+        self.staticDefaultEntries = c.staticDefaultPool.takeTable()
         self.invocations = a.invocations
         self.hasAsyncGuards = a.hasAsyncGuards
         self.readsTime = a.readsTime

@@ -121,18 +121,22 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         let invokes = compiler.invokes
         lean = LeanTables(
             states: compiler.states.elements, shapes: compiler.shapes.elements, hasActions: hasActions, conditional: conditional,
-            staticEntries: compiler.staticEntries, staticEntryPool: compiler.staticEntryPool,
-            staticDefaults: compiler.staticDefaults, staticDefaultPool: compiler.staticDefaultPool, invokes: invokes)
+            staticEntries: compiler.staticEntries, staticEntryPool: compiler.staticEntryPool.elements,
+            staticDefaults: compiler.staticDefaults.elements, staticDefaultPool: compiler.staticDefaultPool.elements,
+            invokes: invokes)
+        // Each atomic state's candidates for an event, in the order ``ChartCompiler/fillCandidates()``
+        // counted them, written into the chart's table.
         let compiledStates = compiler.states.elements
-        // The atomic state whose list holds candidate `k`: the lists follow each other in state order.
-        var owner = 0
-        let candidates = TableBuffer<LeanCandidate<Event>>(capacity: compiler.eventCandidates.count)
-        for (k, t) in compiler.eventCandidates.enumerated() {
-            while compiledStates[owner].candidateEnd <= k || !compiledStates[owner].kind.isAtomic { owner += 1 }
-            candidates.append(
-                LeanCandidate(
-                    transition: t, event: Self.exactEvent(matchers[Int(t)]), conditional: conditional[Int(t)],
-                    own: compiler.shapes[Int(t)].source == Int32(owner)))
+        let matchers = self.matchers
+        let candidates = TableBuffer<LeanCandidate<Event>>(capacity: compiler.eventCandidateCount)
+        for i in 0..<count where compiledStates[i].kind.isAtomic {
+            ChartCompiler.forEachCandidate(of: i, states: compiledStates) { t, source in
+                guard !shapes[Int(t)].isEventless else { return }
+                candidates.append(
+                    LeanCandidate(
+                        transition: t, event: Self.exactEvent(matchers[Int(t)]), conditional: conditional[Int(t)],
+                        own: source == Int32(i)))
+            }
         }
         leanCandidates = candidates
         closures = ClosureBlocks(

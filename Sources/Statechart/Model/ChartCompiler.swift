@@ -93,26 +93,34 @@ struct ChartCompiler {
     @usableFromInline var shapes = TableBuffer<CompiledTransition>(capacity: 0)
     /// The targets of every shape, one after another (see ``TargetList``).
     @usableFromInline var targetPool: [Int32] = []
-    /// Every atomic state's candidates for an event, one list after another: the assembly makes
-    /// the chart's ``Chart/leanCandidates`` of them.
-    @usableFromInline var eventCandidates: [Int32] = []
+    /// How many candidates for an event all atomic states have, one list after another: the
+    /// assembly writes the chart's ``Chart/leanCandidates`` with ``forEachCandidate(of:states:_:)``
+    /// straight into a table of this size. (A list of their transitions made here first, grown by
+    /// doubling, was 7 MB, and 15 MB of fresh pages, for a million-state chart: issue 16, "Build".)
+    @usableFromInline var eventCandidateCount = 0
+    /// Every atomic state's candidates without an event, one list after another.
     var eventlessCandidates: [Int32] = []
     /// State ids by index, and the index of each (the root's is not looked up).
     @usableFromInline var indexByID = StateIDTable()
     var ids: [String] { indexByID.ids }
     var locations = SparseTable<SourceLocation?>()
     var historyCount = 0
+    /// The compound states, the root included (counted by ``shape()``).
+    var compoundCount = 0
     /// The most states that can be active at once (``Chart/configurationBound``).
     var configurationBound = 0
     var requestTransitions = RequestTransitions()
     /// Per transition, its precomputed entry set as a range of ``staticEntryPool`` (``PoolRange/none``
     /// when it has none), and the compound states it enters by default as a range of
     /// ``staticDefaultPool``. Pooled, not an array per transition: a million transitions made
-    /// two million small allocations here.
+    /// two million small allocations here. All but the first are the chart's tables
+    /// (``Chart/leanEntries``, ``Chart/staticDefaults``, ``Chart/staticDefaultEntries``), built in
+    /// their memory: copied into the chart, they were 18 MB more of fresh pages for a million
+    /// states (issue 16, "Build").
     @usableFromInline var staticEntries: [PoolRange] = []
-    @usableFromInline var staticEntryPool: [Int32] = []
-    @usableFromInline var staticDefaults: [PoolRange] = []
-    @usableFromInline var staticDefaultPool: [Int32] = []
+    @usableFromInline var staticEntryPool = TableBuffer<Int32>(capacity: 0)
+    @usableFromInline var staticDefaults = TableBuffer<PoolRange>(capacity: 0)
+    @usableFromInline var staticDefaultPool = TableBuffer<Int32>(capacity: 0)
     /// Whether each state (by index) invokes work.
     @usableFromInline var invokes: [Bool] = []
 
@@ -129,16 +137,15 @@ struct ChartCompiler {
         outline = DefinitionOutline()
     }
 
-    /// Drops what only compiling and assembling read (the numbering, the shapes, the target and
-    /// entry pools, which the assembly has copied or shares), before the chart copies its tables.
+    /// Drops what only compiling and assembling read (the numbering, the entry ranges, which the
+    /// lean tables have read, and the compiler's reference to the target pool, which the chart
+    /// shares), before the chart takes its tables.
     mutating func releaseWorkingArrays() {
         order = []
         newIndex = []
         targetPool = []
         staticEntries = []
-        staticEntryPool = []
         invokes = []
-        eventCandidates = []
     }
 
     @usableFromInline
@@ -191,8 +198,13 @@ struct ChartCompiler {
         var builder = EntrySetBuilder(stateCount: states.count)
         builder.limit = Self.staticEntryLimit
         var entryRanges = [PoolRange](repeating: .none, count: shapes.count)
-        var defaultRanges = [PoolRange](repeating: .none, count: shapes.count)
-        var entryPool: [Int32] = [], defaultPool: [Int32] = []
+        let defaultRanges = TableBuffer<PoolRange>(repeating: .none, count: shapes.count)
+        // Room for what most charts need (a selectable transition enters a state or two; a
+        // compound state's initial transition is the one that enters others by default), so that
+        // the pools seldom grow: each doubling copied them into fresh memory. Room not written is
+        // never mapped.
+        let entryPool = TableBuffer<Int32>(capacity: shapes.count + shapes.count / 2)
+        let defaultPool = TableBuffer<Int32>(capacity: 2 * compoundCount + 16)
         let shapes = self.shapes.elements
         let targetsOf = ShapeTargets(shapes: shapes, pool: targetPool)
         // Compound states whose default entry is not kept (too large, or through a history
@@ -368,6 +380,7 @@ struct ChartCompiler {
             if nodes[j].hasInvocations { invokes[i] = true }
             let depth: Int32 = parent < 0 ? 0 : states[Int(parent)].depth + 1
             var slot: Int32 = -1
+            if kind == .compound { compoundCount += 1 }
             if kind.isHistory {
                 slot = Int32(historyCount)
                 historyCount += 1
@@ -484,8 +497,9 @@ struct ChartCompiler {
         let declared = outline.transitions
         // At most: the declared transitions, one initial per compound state, one default per
         // history state, one per request route's container (growing by doubling copies them all).
-        let compoundCount = states.elements.reduce(0) { $0 + ($1.kind == .compound ? 1 : 0) }
         shapes = TableBuffer(capacity: declared.count + compoundCount + historyCount + outline.requestRoutes.count)
+        // A target each, as most have: growing by doubling copied the pool into fresh memory.
+        targetPool.reserveCapacity(declared.count + compoundCount + historyCount)
         for i in 0..<count where !states[i].kind.isHistory {
             // Fields read one by one: binding a node or a transition copied it, with retains.
             let j = Int(order[i])
@@ -655,25 +669,40 @@ struct ChartCompiler {
         return 0
     }
 
-    /// Per atomic state, the selectable transitions of it and its ancestors, innermost first.
+    /// Per atomic state, the range of its candidates: the selectable transitions of it and its
+    /// ancestors, innermost first. Those without an event are listed here; those with one are
+    /// only counted, and the assembly writes them into the chart's table (``Chart/leanCandidates``).
     private mutating func fillCandidates() {
+        let shapes = self.shapes.elements
         for i in 0..<states.count where states[i].kind.isAtomic {
-            states[i].candidateStart = Int32(eventCandidates.count)
+            var candidates = Int32(eventCandidateCount)
+            states[i].candidateStart = candidates
             states[i].eventlessStart = Int32(eventlessCandidates.count)
-            var s = Int32(i)
-            while s >= 0 {
-                let st = states[Int(s)]
-                for k in st.transitionStart..<st.transitionEnd {
-                    if shapes[Int(k)].isEventless {
-                        eventlessCandidates.append(k)
-                    } else {
-                        eventCandidates.append(k)
-                    }
+            Self.forEachCandidate(of: i, states: states.elements) { k, _ in
+                if shapes[Int(k)].isEventless {
+                    eventlessCandidates.append(k)
+                } else {
+                    candidates += 1
                 }
-                s = st.parent
             }
-            states[i].candidateEnd = Int32(eventCandidates.count)
+            eventCandidateCount = Int(candidates)
+            states[i].candidateEnd = candidates
             states[i].eventlessEnd = Int32(eventlessCandidates.count)
+        }
+    }
+
+    /// Calls `body` with each selectable transition of atomic state `i` and of its ancestors,
+    /// innermost first, each state's in document order, and the state it belongs to: the order
+    /// of the candidate lists (rule R4), walked by ``fillCandidates()`` and by the assembly.
+    @inlinable
+    static func forEachCandidate(
+        of i: Int, states: UnsafeBufferPointer<CompiledState>, _ body: (_ transition: Int32, _ source: Int32) -> Void
+    ) {
+        var s = Int32(i)
+        while s >= 0 {
+            let state = states[Int(s)]
+            for k in state.transitionStart..<state.transitionEnd { body(k, s) }
+            s = state.parent
         }
     }
 }

@@ -111,17 +111,16 @@ struct PoolRange: Sendable, Equatable {
 struct LeanTables {
     /// Built in the memory that becomes the chart's table (``TableBuffer``), not copied into it.
     @usableFromInline var transitions = TableBuffer<LeanTransition>(capacity: 0)
-    @usableFromInline var entries: [Int32] = []
 
-    /// The tables of a compiled chart. The static entry sets are the compiler's pool as it is:
-    /// each lean transition points at its range.
+    /// The tables of a compiled chart. The static entry sets are the compiler's pool as it is
+    /// (the chart's ``Chart/leanEntries``): each lean transition points at its range.
     @usableFromInline
     init(
         states: UnsafeBufferPointer<CompiledState>, shapes: UnsafeBufferPointer<CompiledTransition>, hasActions: [Bool], conditional: [Bool],
-        staticEntries: [PoolRange], staticEntryPool: [Int32], staticDefaults: [PoolRange], staticDefaultPool: [Int32],
+        staticEntries: [PoolRange], staticEntryPool pool: UnsafeBufferPointer<Int32>,
+        staticDefaults: UnsafeBufferPointer<PoolRange>, staticDefaultPool defaultPool: UnsafeBufferPointer<Int32>,
         invokes: [Bool]
     ) {
-        entries = staticEntryPool
         let table = TableBuffer<LeanTransition>(capacity: shapes.count)
         transitions = table
         // Every input read through a buffer pointer: indexed as arrays, each read paid a bounds
@@ -129,19 +128,13 @@ struct LeanTables {
         hasActions.withUnsafeBufferPointer { hasActions in
             conditional.withUnsafeBufferPointer { conditional in
                 staticEntries.withUnsafeBufferPointer { staticEntries in
-                    staticEntryPool.withUnsafeBufferPointer { pool in
-                        staticDefaults.withUnsafeBufferPointer { staticDefaults in
-                            staticDefaultPool.withUnsafeBufferPointer { defaultPool in
-                                invokes.withUnsafeBufferPointer { invokes in
-                                    for t in 0..<shapes.count {
-                                        table.append(
-                                            Self.transition(
-                                                shapes[t], at: t, states: states, hasActions: hasActions, conditional: conditional,
-                                                entries: staticEntries[t], pool: pool, defaults: staticDefaults[t],
-                                                defaultPool: defaultPool, invokes: invokes))
-                                    }
-                                }
-                            }
+                    invokes.withUnsafeBufferPointer { invokes in
+                        for t in 0..<shapes.count {
+                            table.append(
+                                Self.transition(
+                                    shapes[t], at: t, states: states, hasActions: hasActions, conditional: conditional,
+                                    entries: staticEntries[t], pool: pool, defaults: staticDefaults[t],
+                                    defaultPool: defaultPool, invokes: invokes))
                         }
                     }
                 }

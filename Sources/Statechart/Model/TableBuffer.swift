@@ -23,6 +23,15 @@ final class TableBuffer<Element> {
         base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
     }
 
+    /// A buffer of `count` copies of `value`, to be written in any order.
+    @usableFromInline
+    init(repeating value: Element, count: Int) {
+        self.capacity = Swift.max(count, 1)
+        base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
+        base.initialize(repeating: value, count: count)
+        self.count = count
+    }
+
     deinit {
         base.deinitialize(count: count)
         base.deallocate()
