@@ -56,7 +56,8 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         let indexByID = compiler.indexByID
         var hasActions = [Bool](repeating: false, count: compiler.shapes.count)
         var conditional = [Bool](repeating: false, count: compiler.shapes.count)
-        matchers.reserveCapacity(compiler.shapes.count)
+        // Every transition's descriptor, `nil` until it is set below.
+        matchers = .prefaulted(repeating: nil, count: compiler.shapes.count)
         // Fields read one by one, and each transition built in its final place: binding a shape
         // or a declared transition copied it (a retain per array and closure it holds), and
         // building a transition before appending it copied it again.
@@ -66,7 +67,6 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         for k in 0..<shapes.count {
             let d = Int(shapes[k].declared)
             guard d >= 0 else {
-                matchers.append(nil)
                 // The initial transition of a compound state runs its initial actions.
                 let node = shapes[k].initialOf
                 guard node >= 0 else { continue }
@@ -83,11 +83,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
             let selectable = !shapes[k].isPseudo
             // The descriptor goes straight into its table: held in a local first, the matcher
             // was copied into the table and destroyed after it (two outlined calls a transition).
-            if selectable, let event = declaredList[d].event {
-                matchers.append(Self.matcher(event, indexByID))
-            } else {
-                matchers.append(nil)
-            }
+            if selectable, let event = declaredList[d].event { matchers[k] = Self.matcher(event, indexByID) }
             if let location = declaredList[d].location { transitionLocations.set(location, at: k, count: shapes.count) }
             // Most transitions have nothing more: no actions, guard or closures. They are told by
             // three tests, without copying anything out of the declaration.
@@ -128,7 +124,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         // counted them, written into the chart's table.
         let compiledStates = compiler.states.elements
         let matchers = self.matchers
-        let candidates = TableBuffer<LeanCandidate<Event>>(capacity: compiler.eventCandidateCount)
+        let candidates = TableBuffer<LeanCandidate<Event>>(capacity: compiler.eventCandidateCount, prefault: true)
         for i in 0..<count where compiledStates[i].kind.isAtomic {
             ChartCompiler.forEachCandidate(of: i, states: compiledStates) { t, source in
                 guard !shapes[Int(t)].isEventless else { return }

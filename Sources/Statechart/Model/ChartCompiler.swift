@@ -168,7 +168,7 @@ struct ChartCompiler {
     /// active. Children come after their parent in document order, so one backward pass sees
     /// every child before its parent.
     private mutating func boundConfiguration() {
-        var below = [Int32](repeating: 0, count: states.count)
+        var below = [Int32].prefaulted(repeating: 0, count: states.count)
         var i = states.count - 1
         while i > 0 {
             let state = states[i]
@@ -197,7 +197,7 @@ struct ChartCompiler {
     private mutating func precomputeEntrySets() {
         var builder = EntrySetBuilder(stateCount: states.count)
         builder.limit = Self.staticEntryLimit
-        var entryRanges = [PoolRange](repeating: .none, count: shapes.count)
+        var entryRanges = [PoolRange].prefaulted(repeating: .none, count: shapes.count)
         let defaultRanges = TableBuffer<PoolRange>(repeating: .none, count: shapes.count)
         // Room for what most charts need (a selectable transition enters a state or two; a
         // compound state's initial transition is the one that enters others by default), so that
@@ -320,7 +320,7 @@ struct ChartCompiler {
     /// Pre-order numbering, walking first-child and next-sibling links (no stack).
     private mutating func number() {
         let nodes = outline.nodes
-        newIndex = Array(repeating: -1, count: nodes.count)
+        newIndex = .prefaulted(repeating: -1, count: nodes.count)
         order.reserveCapacity(nodes.count)
         var n: Int32 = 0
         while n >= 0 {
@@ -340,15 +340,10 @@ struct ChartCompiler {
     private mutating func shape() throws(ChartError) {
         let count = order.count
         let nodes = outline.nodes
-        states = TableBuffer(capacity: count)
+        states = TableBuffer(capacity: count, prefault: true)
         // Every id first, into the table in one pass (``StateIDTable/indexing(_:)``); a repeated
         // id is reported below, at its place, after the problems of the states before it.
-        var allIDs: [String] = []
-        allIDs.reserveCapacity(count)
-        if count > 0 { allIDs.append("") }
-        for i in 1..<max(1, count) { allIDs.append(nodes[Int(order[i])].id) }
-        let (table, firstRepeat) = StateIDTable.indexing(allIDs)
-        allIDs = []
+        let (table, firstRepeat) = StateIDTable.indexing(.prefaulted(count: count) { i in i == 0 ? "" : nodes[Int(order[i])].id })
         indexByID = table
         invokes = Array(repeating: false, count: count)
         for i in 0..<count {
@@ -496,8 +491,12 @@ struct ChartCompiler {
         let nodes = outline.nodes
         let declared = outline.transitions
         // At most: the declared transitions, one initial per compound state, one default per
-        // history state, one per request route's container (growing by doubling copies them all).
-        shapes = TableBuffer(capacity: declared.count + compoundCount + historyCount + outline.requestRoutes.count)
+        // history state, one per request route's container, a compound state (growing by
+        // doubling copies them all). Exact for a chart without routes: prefaulted (``FreshPages``).
+        // Not one per route: a typed chart has a route per state, and prefaulting room for them
+        // mapped 32 MB a million states that nothing wrote.
+        let routeContainers = Swift.min(outline.requestRoutes.count, compoundCount)
+        shapes = TableBuffer(capacity: declared.count + compoundCount + historyCount + routeContainers, prefault: true)
         // A target each, as most have: growing by doubling copied the pool into fresh memory.
         targetPool.reserveCapacity(declared.count + compoundCount + historyCount)
         for i in 0..<count where !states[i].kind.isHistory {

@@ -35,7 +35,7 @@ package struct StateIDTable: Sendable {
     private init(slotsFor capacity: Int) {
         var size = 16
         while size < 2 * capacity { size <<= 1 }
-        slots = Array(repeating: 0, count: size)
+        slots = .prefaulted(repeating: 0, count: size)
         mask = size - 1
         seed = UInt64.random(in: .min ... .max) | 1
     }
@@ -76,7 +76,7 @@ package struct StateIDTable: Sendable {
             for i in 1..<ids.count { insert(i, table.hash(ids[i])) }
         } else {
             let n = ids.count - 1
-            var hashes = [UInt64](repeating: 0, count: n)
+            var hashes = [UInt64].prefaulted(repeating: 0, count: n)
             let blocks = table.slots.count >> blockShift
             var starts = [Int32](repeating: 0, count: blocks + 1)
             for k in 0..<n {
@@ -86,8 +86,8 @@ package struct StateIDTable: Sendable {
             }
             for b in 0..<blocks { starts[b + 1] += starts[b] }
             // Each id's hash and position, placed by the block its slot falls in.
-            var sortedHashes = [UInt64](repeating: 0, count: n)
-            var sortedPositions = [Int32](repeating: 0, count: n)
+            var sortedHashes = [UInt64].prefaulted(repeating: 0, count: n)
+            var sortedPositions = [Int32].prefaulted(repeating: 0, count: n)
             for k in 0..<n {
                 let h = hashes[k]
                 let b = (Int(truncatingIfNeeded: h) & table.mask) >> blockShift

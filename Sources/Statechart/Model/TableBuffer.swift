@@ -17,10 +17,14 @@ final class TableBuffer<Element> {
     @exclusivity(unchecked) @usableFromInline var count = 0
 
     /// An empty buffer with room for `capacity` elements.
+    ///
+    /// With `prefault`, its memory is mapped at once (``FreshPages``): for a buffer that the
+    /// compiler fills to its capacity, not for one whose room is an estimate.
     @usableFromInline
-    init(capacity: Int) {
+    init(capacity: Int, prefault: Bool = false) {
         self.capacity = Swift.max(capacity, 1)
         base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
+        if prefault { FreshPages.prefault(UnsafeMutableRawPointer(base), bytes: self.capacity * MemoryLayout<Element>.stride) }
     }
 
     /// A buffer of `count` copies of `value`, to be written in any order.
@@ -28,6 +32,7 @@ final class TableBuffer<Element> {
     init(repeating value: Element, count: Int) {
         self.capacity = Swift.max(count, 1)
         base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
+        FreshPages.prefault(UnsafeMutableRawPointer(base), bytes: self.capacity * MemoryLayout<Element>.stride)
         base.initialize(repeating: value, count: count)
         self.count = count
     }

@@ -1,0 +1,38 @@
+import Testing
+
+@testable import Statechart
+
+/// Memory prefaulted before the compiler writes it (``FreshPages``, issue 16, "Build"): the advice
+/// maps pages and must change nothing a program can see.
+@Suite("Fresh pages")
+struct FreshPagesTests {
+    @Test("prefaulting written memory, at an address inside a page and over a length that ends inside one, leaves every byte as it was")
+    func prefaultingKeepsContents() {
+        let count = 3 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+        defer { buffer.deallocate() }
+        for i in 0..<count { buffer[i] = UInt8(truncatingIfNeeded: i &* 31 &+ 7) }
+        // From byte 100 (inside the first page) for a length that stops 100 bytes before the end:
+        // only the whole pages between are advised.
+        FreshPages.prefault(buffer.baseAddress! + 100, bytes: count - 200)
+        FreshPages.prefault(buffer.baseAddress!, bytes: 17)  // below the threshold: nothing
+        var same = true
+        for i in 0..<count where buffer[i] != UInt8(truncatingIfNeeded: i &* 31 &+ 7) { same = false }
+        #expect(same)
+    }
+
+    @Test("prefaulted arrays and tables hold what they were made of, large or empty")
+    func prefaultedArrays() {
+        let large = [Int32].prefaulted(repeating: -1, count: 1 << 19)
+        #expect(large.count == 1 << 19 && large.allSatisfy { $0 == -1 })
+        let made = [String].prefaulted(count: 70_000) { "s\($0)" }
+        #expect(made.count == 70_000 && made[0] == "s0" && made[69_999] == "s69999")
+        #expect([Int].prefaulted(repeating: 3, count: 0).isEmpty)
+        #expect([String].prefaulted(count: 0) { "\($0)" }.isEmpty)
+        let table = TableBuffer<Int64>(capacity: 300_000, prefault: true)
+        for i in 0..<300_000 { table.append(Int64(i)) }
+        #expect(table.count == 300_000 && table[299_999] == 299_999 && table.capacity == 300_000)
+        let ranges = TableBuffer<PoolRange>(repeating: .none, count: 200_000)
+        #expect(ranges.count == 200_000 && ranges.elements.allSatisfy { $0 == .none })
+    }
+}
