@@ -29,9 +29,19 @@ struct FreshPagesTests {
         #expect(made.count == 70_000 && made[0] == "s0" && made[69_999] == "s69999")
         #expect([Int].prefaulted(repeating: 3, count: 0).isEmpty)
         #expect([String].prefaulted(count: 0) { "\($0)" }.isEmpty)
-        let table = TableBuffer<Int64>(capacity: 300_000, prefault: true)
+        // A buffer maps its room a step ahead of its appends, and grows past an estimate that
+        // was too small: every element where it was put, before and after.
+        let table = TableBuffer<Int64>(capacity: 300_000)
         for i in 0..<300_000 { table.append(Int64(i)) }
         #expect(table.count == 300_000 && table[299_999] == 299_999 && table.capacity == 300_000)
+        let small = TableBuffer<Int32>(capacity: 10)
+        for i in 0..<700_000 { small.append(Int32(i)) }
+        #expect(small.count == 700_000 && small.elements.enumerated().allSatisfy { $0.element == Int32($0.offset) })
+        let taken = small.takeTable()
+        defer { taken.free() }
+        #expect(taken.count == 700_000 && taken[699_999] == 699_999 && small.count == 0)
+        for i in 0..<5 { small.append(Int32(i)) }
+        #expect(Array(small.elements) == [0, 1, 2, 3, 4])
         let ranges = TableBuffer<PoolRange>(repeating: .none, count: 200_000)
         #expect(ranges.count == 200_000 && ranges.elements.allSatisfy { $0 == .none })
     }

@@ -124,7 +124,7 @@ struct ChartAssembly<Event: Hashable & Sendable, Context> {
         // counted them, written into the chart's table.
         let compiledStates = compiler.states.elements
         let matchers = self.matchers
-        let candidates = TableBuffer<LeanCandidate<Event>>(capacity: compiler.eventCandidateCount, prefault: true)
+        let candidates = TableBuffer<LeanCandidate<Event>>(capacity: compiler.eventCandidateCount)
         for i in 0..<count where compiledStates[i].kind.isAtomic {
             ChartCompiler.forEachCandidate(of: i, states: compiledStates) { t, source in
                 guard !shapes[Int(t)].isEventless else { return }

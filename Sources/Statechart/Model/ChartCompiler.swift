@@ -321,11 +321,14 @@ struct ChartCompiler {
     private mutating func number() {
         let nodes = outline.nodes
         newIndex = .prefaulted(repeating: -1, count: nodes.count)
-        order.reserveCapacity(nodes.count)
+        // Every node is in the tree: the walk visits each once and numbers it.
+        order = .prefaulted(repeating: -1, count: nodes.count)
+        var numbered = 0
         var n: Int32 = 0
         while n >= 0 {
-            newIndex[Int(n)] = Int32(order.count)
-            order.append(n)
+            newIndex[Int(n)] = Int32(numbered)
+            order[numbered] = n
+            numbered += 1
             if nodes[Int(n)].firstChild >= 0 {
                 n = nodes[Int(n)].firstChild
                 continue
@@ -334,13 +337,14 @@ struct ChartCompiler {
             while n >= 0, nodes[Int(n)].nextSibling < 0 { n = n == 0 ? -1 : nodes[Int(n)].parent }
             if n >= 0 { n = nodes[Int(n)].nextSibling }
         }
+        if numbered < order.count { order.removeLast(order.count - numbered) }
     }
 
     /// Kinds, parents, subtree ranges, depths, ids; structural checks.
     private mutating func shape() throws(ChartError) {
         let count = order.count
         let nodes = outline.nodes
-        states = TableBuffer(capacity: count, prefault: true)
+        states = TableBuffer(capacity: count)
         // Every id first, into the table in one pass (``StateIDTable/indexing(_:)``); a repeated
         // id is reported below, at its place, after the problems of the states before it.
         let (table, firstRepeat) = StateIDTable.indexing(.prefaulted(count: count) { i in i == 0 ? "" : nodes[Int(order[i])].id })
@@ -492,11 +496,10 @@ struct ChartCompiler {
         let declared = outline.transitions
         // At most: the declared transitions, one initial per compound state, one default per
         // history state, one per request route's container, a compound state (growing by
-        // doubling copies them all). Exact for a chart without routes: prefaulted (``FreshPages``).
-        // Not one per route: a typed chart has a route per state, and prefaulting room for them
-        // mapped 32 MB a million states that nothing wrote.
+        // doubling copies them all). Not one per route: a typed chart has a route per state and
+        // a shared transition per container.
         let routeContainers = Swift.min(outline.requestRoutes.count, compoundCount)
-        shapes = TableBuffer(capacity: declared.count + compoundCount + historyCount + routeContainers, prefault: true)
+        shapes = TableBuffer(capacity: declared.count + compoundCount + historyCount + routeContainers)
         // A target each, as most have: growing by doubling copied the pool into fresh memory.
         targetPool.reserveCapacity(declared.count + compoundCount + historyCount)
         for i in 0..<count where !states[i].kind.isHistory {

@@ -11,8 +11,9 @@ import Musl
 /// each 4 KB page of it was mapped by a fault when first written — 40,000 to 55,000 faults, a
 /// third of the compile's time, each an exception into the kernel and back (issue 16, "Build").
 /// Linux's `MADV_POPULATE_WRITE` (5.14 and later) maps a whole range at once, as the faults would
-/// have, without the exception per page. The pages are only those the table is about to write:
-/// a buffer whose room is an estimate is not prefaulted, so that room never written stays
+/// have, without the exception per page. The pages are only those about to be written: an array
+/// made whole (``Swift/Array/prefaulted(repeating:count:)``), and a ``TableBuffer`` a mebibyte
+/// ahead of its appends, so that room never written — a pool whose size was estimated — stays
 /// unmapped. Elsewhere, and on an older kernel that refuses the advice, nothing happens: the
 /// first writes map the pages as before.
 @usableFromInline
@@ -28,13 +29,18 @@ enum FreshPages {
     static var populateWrite: Int32 { 23 }
     #endif
 
+    #if os(Linux) && (canImport(Glibc) || canImport(Musl))
+    /// The system's page size (4 KB on x86-64; 16 or 64 KB on some ARM kernels).
+    static let pageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
+    #endif
+
     /// Maps the whole pages of `bytes` bytes from `start` for writing, where the system can.
     @usableFromInline
     static func prefault(_ start: UnsafeMutableRawPointer, bytes: Int) {
         #if os(Linux) && (canImport(Glibc) || canImport(Musl))
         guard bytes >= threshold else { return }
         // Whole pages inside the range only: a page it shares with other memory is left alone.
-        let page = 4096
+        let page = pageSize
         let first = (Int(bitPattern: start) + page - 1) & ~(page - 1)
         let end = (Int(bitPattern: start) + bytes) & ~(page - 1)
         guard end > first, let address = UnsafeMutableRawPointer(bitPattern: first) else { return }

@@ -121,7 +121,7 @@ struct LeanTables {
         staticDefaults: UnsafeBufferPointer<PoolRange>, staticDefaultPool defaultPool: UnsafeBufferPointer<Int32>,
         invokes: [Bool]
     ) {
-        let table = TableBuffer<LeanTransition>(capacity: shapes.count, prefault: true)
+        let table = TableBuffer<LeanTransition>(capacity: shapes.count)
         transitions = table
         // Every input read through a buffer pointer: indexed as arrays, each read paid a bounds
         // check and the loop reloaded each array's buffer after every append (issue 16, "Build").
