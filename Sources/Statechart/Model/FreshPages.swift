@@ -12,9 +12,9 @@ import Musl
 /// third of the compile's time, each an exception into the kernel and back (issue 16, "Build").
 /// Linux's `MADV_POPULATE_WRITE` (5.14 and later) maps a whole range at once, as the faults would
 /// have, without the exception per page. The pages are only those about to be written: an array
-/// made whole (``Swift/Array/prefaulted(repeating:count:)``), and a ``TableBuffer`` a mebibyte
-/// ahead of its appends, so that room never written — a pool whose size was estimated — stays
-/// unmapped. Elsewhere, and on an older kernel that refuses the advice, nothing happens: the
+/// made whole (`Array.prefaulted(repeating:count:)`, `Array.prefaulted(count:_:)`), and a
+/// ``TableBuffer`` an eighth of its room (a mebibyte at least) ahead of its appends, so that room
+/// never written — most of a pool whose size was estimated — stays unmapped. Elsewhere, and on an older kernel that refuses the advice, nothing happens: the
 /// first writes map the pages as before.
 @usableFromInline
 enum FreshPages {
