@@ -54,7 +54,10 @@ extension Array {
     /// `count` elements, `element(i)` at `i`, in memory prefaulted at once (``FreshPages``).
     @inlinable
     static func prefaulted(count: Int, _ element: (Int) throws -> Element) rethrows -> [Element] {
-        try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+        // Not made with no room: the standard library then writes the count of its shared empty
+        // array, a data race between two threads compiling at once (ThreadSanitizer).
+        guard count > 0 else { return [] }
+        return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
             FreshPages.prefault(UnsafeMutableRawPointer(base), bytes: count * MemoryLayout<Element>.stride)
             while initialized < count {
@@ -67,7 +70,8 @@ extension Array {
     /// `count` copies of `value`, in memory prefaulted at once (``FreshPages``).
     @inlinable
     static func prefaulted(repeating value: Element, count: Int) -> [Element] {
-        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+        guard count > 0 else { return [] }  // as above
+        return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             if let base = buffer.baseAddress {
                 FreshPages.prefault(UnsafeMutableRawPointer(base), bytes: count * MemoryLayout<Element>.stride)
                 base.initialize(repeating: value, count: count)
