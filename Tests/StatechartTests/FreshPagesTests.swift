@@ -45,4 +45,35 @@ struct FreshPagesTests {
         let ranges = TableBuffer<PoolRange>(repeating: .none, count: 200_000)
         #expect(ranges.count == 200_000 && ranges.elements.allSatisfy { $0 == .none })
     }
+
+    @Test("a large table starts on a huge page's boundary and maps its steps up to one, whatever its elements' size")
+    func largeTablesOnHugePages() {
+        // 40 MB of 8-byte elements, and 52-byte records (a stride that does not divide 2 MiB).
+        let wide = TableBuffer<Int64>(capacity: 5_000_000)
+        let odd = TableBuffer<(Int64, Int64, Int64, Int64, Int64, Int64, Int32)>(capacity: 500_000)
+        #if os(Linux)
+        #expect(Int(bitPattern: wide.base) % FreshPages.hugePage == 0)
+        #expect(Int(bitPattern: odd.base) % FreshPages.hugePage == 0)
+        #endif
+        for i in 0..<2_345_678 { wide.append(Int64(i)) }
+        for i in 0..<345_678 { odd.append((Int64(i), 0, 0, 0, 0, 0, Int32(truncatingIfNeeded: i))) }
+        // Each step ends at a block's boundary, or within one element before it.
+        for (base, mapped, stride, capacity) in [
+            (UnsafeRawPointer(wide.base), wide.mapped, 8, wide.capacity),
+            (UnsafeRawPointer(odd.base), odd.mapped, MemoryLayout<(Int64, Int64, Int64, Int64, Int64, Int64, Int32)>.stride, odd.capacity),
+        ] {
+            let end = Int(bitPattern: base) + mapped * stride
+            let boundary = FreshPages.roundUp(end, to: FreshPages.hugePage)
+            #expect(mapped == capacity || boundary - end < stride)
+        }
+        #expect(wide.elements.enumerated().allSatisfy { $0.element == Int64($0.offset) })
+        #expect(odd.elements.enumerated().allSatisfy { $0.element.0 == Int64($0.offset) && $0.element.6 == Int32($0.offset) })
+        // Grown past its room: the larger room is placed the same way.
+        let grown = TableBuffer<Int64>(capacity: 300_000)
+        for i in 0..<700_000 { grown.append(Int64(i)) }
+        #if os(Linux)
+        #expect(Int(bitPattern: grown.base) % FreshPages.hugePage == 0)
+        #endif
+        #expect(grown.count == 700_000 && grown.elements.enumerated().allSatisfy { $0.element == Int64($0.offset) })
+    }
 }

@@ -23,15 +23,15 @@ final class TableBuffer<Element> {
     @usableFromInline
     init(capacity: Int) {
         self.capacity = Swift.max(capacity, 1)
-        base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
+        base = Self.allocate(self.capacity)
     }
 
     /// A buffer of `count` copies of `value`, to be written in any order.
     @usableFromInline
     init(repeating value: Element, count: Int) {
         self.capacity = Swift.max(count, 1)
-        base = UnsafeMutablePointer<Element>.allocate(capacity: self.capacity)
-        FreshPages.prefault(UnsafeMutableRawPointer(base), bytes: self.capacity * MemoryLayout<Element>.stride)
+        base = Self.allocate(self.capacity)
+        FreshPages.prefault(base, count: self.capacity)
         base.initialize(repeating: value, count: count)
         self.count = count
         mapped = self.capacity
@@ -64,16 +64,33 @@ final class TableBuffer<Element> {
     @usableFromInline
     func makeRoom() {
         if count == capacity {
-            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            let larger = Self.allocate(capacity * 2)
             larger.moveInitialize(from: base, count: count)
             base.deallocate()
             base = larger
             capacity *= 2
         }
-        let step = Swift.max(FreshPages.threshold / Swift.max(MemoryLayout<Element>.stride, 1), capacity / 8, 1)
-        let end = Swift.min(capacity, count + step)
-        FreshPages.prefault(UnsafeMutableRawPointer(base + count), bytes: (end - count) * MemoryLayout<Element>.stride)
+        let stride = Swift.max(MemoryLayout<Element>.stride, 1)
+        let step = Swift.max(FreshPages.threshold / stride, capacity / 8, 1)
+        var end = Swift.min(capacity, count + step)
+        if end < capacity {
+            // To the next huge page's boundary, so that the next step starts on one
+            // (``FreshPages``: a block this step mapped in part cannot become a huge page).
+            let address = Int(bitPattern: base + end)
+            end = Swift.min(capacity, end + (FreshPages.roundUp(address, to: FreshPages.hugePage) - address) / stride)
+        }
+        FreshPages.prefault(base + count, count: end - count)
         mapped = end
+    }
+
+    /// Room for `capacity` elements, on a huge page's boundary when it is large
+    /// (``FreshPages/alignment(bytes:natural:)``). Freed by `deallocate()`, as any allocation is.
+    @usableFromInline
+    static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+        let bytes = capacity * MemoryLayout<Element>.stride
+        let alignment = FreshPages.alignment(bytes: bytes, natural: MemoryLayout<Element>.alignment)
+        guard alignment > MemoryLayout<Element>.alignment else { return .allocate(capacity: capacity) }
+        return UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: alignment).bindMemory(to: Element.self, capacity: capacity)
     }
 
     /// The element at `position`, read and written in place.
