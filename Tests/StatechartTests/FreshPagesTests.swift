@@ -76,4 +76,32 @@ struct FreshPagesTests {
         #endif
         #expect(grown.count == 700_000 && grown.elements.enumerated().allSatisfy { $0.element == Int64($0.offset) })
     }
+
+    @Test("an array's reserved room is mapped a step ahead of its appends, and again from its count once it has moved")
+    func reservedRoomMappedAhead() {
+        var values: [Int64] = []
+        values.reserveCapacity(2_000_000)
+        var room = ReservedRoom()
+        var steps = 0
+        for chunk in 0..<1_000 {
+            let before = room.mapped
+            values.mapReservedRoom(&room)
+            if room.mapped != before { steps += 1 }
+            #expect(room.mapped >= values.count && room.mapped <= values.capacity && room.capacity == values.capacity)
+            for i in 0..<1_000 { values.append(Int64(chunk * 1_000 + i)) }
+        }
+        // An eighth of the room a step (250,000 elements, past the mebibyte's 131,072).
+        #expect(steps == 4)
+        #expect(values.count == 1_000_000 && values.enumerated().allSatisfy { $0.element == Int64($0.offset) })
+        // Past its room the array moves; the next call maps the new room from its count.
+        values.append(contentsOf: repeatElement(7, count: 1_500_000))
+        values.mapReservedRoom(&room)
+        #expect(room.capacity == values.capacity)
+        #expect(room.mapped > values.count || room.mapped == values.capacity)
+        #expect(values[999_999] == 999_999 && values.last == 7)
+        var empty: [Int32] = []
+        var none = ReservedRoom()
+        empty.mapReservedRoom(&none)
+        #expect(none.mapped == 0 && empty.isEmpty)
+    }
 }

@@ -167,6 +167,10 @@ extension DefinitionOutline {
         // The plan's nodes and outlines in two bulk copies, then what differs at this place,
         // through one buffer each: appended and linked one by one, each state's node was built
         // twice and each write checked its array's uniqueness (about 1,000 instructions a state).
+        nodes.mapReservedRoom(&nodeRoom)
+        transitions.mapReservedRoom(&transitionRoom)
+        requestRoutes.mapReservedRoom(&routeRoom)
+        targetNodes.mapReservedRoom(&targetNodeRoom)
         nodes.append(contentsOf: plan.nodes)
         transitions.append(contentsOf: plan.outlines)
         var own = own
@@ -265,6 +269,8 @@ extension TypedChartEmitter {
         var level = TypedLevel<Context>()
         // A stamped level declares roles only (no routes, no barriers).
         var declaresRules = false
+        valueSlotOfNode.mapReservedRoom(&valueSlotRoom)
+        levelOfNode.mapReservedRoom(&levelRoom)
         for o in 0..<plan.count {
             valueSlotOfNode.append(slotBase + Int32(o))
             levelOfNode.append(Int32(levelIndex))

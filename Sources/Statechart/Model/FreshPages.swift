@@ -122,3 +122,37 @@ extension Array {
         }
     }
 }
+
+/// How much of an array's reserved room is mapped (``Swift/Array/mapReservedRoom(_:)``).
+@usableFromInline
+struct ReservedRoom: Sendable {
+    /// The count up to which the room is mapped, and the capacity it was mapped in.
+    @usableFromInline var mapped = 0
+    @usableFromInline var capacity = 0
+
+    @inlinable init() {}
+}
+
+extension Array {
+    /// Maps the next step of the room reserved beyond `count` — an eighth of the capacity, a
+    /// mebibyte at least — once appends have reached what `room` has mapped, or the array has
+    /// moved to other room; as a ``TableBuffer`` maps its room. For an array reserved on an
+    /// estimate and then filled by appends: room never reached stays unmapped.
+    ///
+    /// The advice maps pages of the array's own allocation and writes nothing in them.
+    @inlinable
+    mutating func mapReservedRoom(_ room: inout ReservedRoom) {
+        let capacity = self.capacity
+        guard count >= room.mapped || capacity != room.capacity else { return }
+        let stride = Swift.max(MemoryLayout<Element>.stride, 1)
+        let end = Swift.min(capacity, count + Swift.max(FreshPages.threshold / stride, capacity / 8))
+        room = ReservedRoom()
+        room.mapped = end
+        room.capacity = capacity
+        guard end > count else { return }
+        withUnsafeMutableBufferPointer { elements in
+            if let base = elements.baseAddress { FreshPages.prefault(base + elements.count, count: end - elements.count) }
+        }
+    }
+}
+
