@@ -26,7 +26,7 @@ import Musl
 /// page, so a large ``TableBuffer`` starts its room on a block
 /// (``alignment(bytes:natural:)``) and ends its steps on one. The blocks stay marked once the
 /// table is freed; they were wholly written, so the memory malloc hands out again from them is
-/// mapped already. Only a chart of some ten thousand states or more has a range that large. On
+/// mapped already. Only a chart of tens of thousands of states or more has a range that large. On
 /// a host whose free memory is too fragmented for a huge page, the kernel compacts memory to
 /// make one (under the common `defrag=madvise`) or maps 4 KB pages as before.
 @usableFromInline
