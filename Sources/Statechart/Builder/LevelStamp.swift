@@ -83,7 +83,7 @@ final class LevelStamp<Event: Hashable & Sendable, Context> {
 }
 
 /// The structure of a stamped level (``LevelStamp``), with no `Event`, `Context` or state type
-/// in it, so that stamping it (``DefinitionOutline/stamp(_:prefix:in:shared:own:)``) is non-generic code.
+/// in it, so that stamping it (``DefinitionOutline/stamp(_:prefix:in:shared:own:rooms:)``) is non-generic code.
 struct LevelPlan: Sendable {
     /// By ordinal: the state's id within its level (the description of its value), and the same
     /// after a dot, which follows the prefix of a place.
@@ -107,7 +107,7 @@ struct LevelPlan: Sendable {
     private(set) var entryStart: [Int32] = [0]
     private(set) var exitStart: [Int32] = [0]
     /// Each state's node as every place adds it, but for its id, parent and links: its kind,
-    /// block counts and number of transitions (``DefinitionOutline/stamp(_:prefix:in:shared:own:)``).
+    /// block counts and number of transitions (``DefinitionOutline/stamp(_:prefix:in:shared:own:rooms:)``).
     private(set) var nodes: [NodeOutline] = []
 
     init(names: [String], roles: [StateRole], declared: [Bool]) {
@@ -150,6 +150,13 @@ struct LevelPlan: Sendable {
     func exitBlocks(_ o: Int) -> Int32 { exitStart[o + 1] - exitStart[o] }
 }
 
+/// How far the room the typed builder reserved for a definition's nodes, transitions, request
+/// routes and target nodes is mapped (``FreshPages``, ``Swift/Array/mapReservedRoom(_:)``): the
+/// emitter keeps it, not the outline, which the compiler copies and reads at every state.
+struct OutlineRooms {
+    var nodes = ReservedRoom(), transitions = ReservedRoom(), requestRoutes = ReservedRoom(), targetNodes = ReservedRoom()
+}
+
 extension DefinitionOutline {
     /// Appends a stamped level's states to `container`, with their transitions (targets by
     /// node), entry and exit block counts and request routes, in the order of the per-state walk
@@ -157,20 +164,23 @@ extension DefinitionOutline {
     ///
     /// The transitions name their declared transitions: the shared ones from `shared` on, in
     /// the plan's order; those on their source's done event, which names the place, from `own`
-    /// on, one after another (the caller adds them in the same order).
+    /// on, one after another (the caller adds them in the same order). The room reserved for the
+    /// arrays it appends to is mapped a step ahead of them, as far as `rooms` records.
     ///
     /// - Returns: The node of the level's first state; the others follow it.
-    mutating func stamp(_ plan: LevelPlan, prefix: String, in container: Int, shared: Int, own: Int) -> Int {
+    mutating func stamp(
+        _ plan: LevelPlan, prefix: String, in container: Int, shared: Int, own: Int, rooms: inout OutlineRooms
+    ) -> Int {
         let firstNode = nodes.count
         let firstTransition = transitions.count
         let count = plan.count
         // The plan's nodes and outlines in two bulk copies, then what differs at this place,
         // through one buffer each: appended and linked one by one, each state's node was built
         // twice and each write checked its array's uniqueness (about 1,000 instructions a state).
-        nodes.mapReservedRoom(&nodeRoom)
-        transitions.mapReservedRoom(&transitionRoom)
-        requestRoutes.mapReservedRoom(&routeRoom)
-        targetNodes.mapReservedRoom(&targetNodeRoom)
+        nodes.mapReservedRoom(&rooms.nodes)
+        transitions.mapReservedRoom(&rooms.transitions)
+        requestRoutes.mapReservedRoom(&rooms.requestRoutes)
+        targetNodes.mapReservedRoom(&rooms.targetNodes)
         nodes.append(contentsOf: plan.nodes)
         transitions.append(contentsOf: plan.outlines)
         var own = own
@@ -223,21 +233,22 @@ extension DefinitionOutline {
 }
 
 extension ChartDefinition {
-    /// Appends a stamped level's states to `container` (``DefinitionOutline/stamp(_:prefix:in:shared:own:)``)
+    /// Appends a stamped level's states to `container` (``DefinitionOutline/stamp(_:prefix:in:shared:own:rooms:)``)
     /// and its actions. Its declared transitions are added at the first place only, and shared
     /// by the others: copying each through its value witnesses (the emitter is unspecialized)
     /// took about 130 ns per transition, and 900,000 copies about 94 MB. A transition on its
     /// source's done event names the place, so it gets a copy of its own.
     ///
     /// - Returns: The node of the level's first state; the others follow it.
-    mutating func stamp(_ stamp: LevelStamp<Event, Context>, prefix: String, in container: Node) -> Int {
+    mutating func stamp(_ stamp: LevelStamp<Event, Context>, prefix: String, in container: Node, rooms: inout OutlineRooms) -> Int {
         let plan = stamp.plan
         if stamp.shared < 0 {
             stamp.shared = Int32(transitions.count)
             transitions.append(contentsOf: stamp.transitions)
         }
         let firstTransition = outline.transitions.count
-        let firstNode = outline.stamp(plan, prefix: prefix, in: container.rawValue, shared: Int(stamp.shared), own: transitions.count)
+        let firstNode = outline.stamp(
+            plan, prefix: prefix, in: container.rawValue, shared: Int(stamp.shared), own: transitions.count, rooms: &rooms)
         for p in 0..<plan.isDoneOfSource.count where plan.isDoneOfSource[p] {
             var t = stamp.transitions[p]
             t.event = .done(outline.transitions[firstTransition + p].doneReference ?? "")
@@ -265,7 +276,7 @@ extension TypedChartEmitter {
     ) -> String {
         let plan = stamp.plan
         let levelIndex = levels.count
-        let firstNode = definition.stamp(stamp, prefix: prefix, in: container)
+        let firstNode = definition.stamp(stamp, prefix: prefix, in: container, rooms: &outlineRooms)
         var level = TypedLevel<Context>()
         // A stamped level declares roles only (no routes, no barriers).
         var declaresRules = false

@@ -22,8 +22,10 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     var slotCount: Int32 = 0
     /// By definition node: the index of the level the state belongs to, or -1.
     var levelOfNode: [Int32] = [-1]
-    /// How far the room reserved for ``valueSlotOfNode`` and ``levelOfNode`` is mapped (``FreshPages``).
+    /// How far the room reserved for ``valueSlotOfNode`` and ``levelOfNode``, and for the
+    /// definition's arrays that stamps fill, is mapped (``FreshPages``).
     var valueSlotRoom = ReservedRoom(), levelRoom = ReservedRoom()
+    var outlineRooms = OutlineRooms()
     var levels: [TypedLevel<Context>] = []
     /// The levels that declare request rules (a global or final state, routes or a barrier), in order:
     /// ``RequestRules`` reads these alone.

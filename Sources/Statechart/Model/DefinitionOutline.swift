@@ -22,10 +22,6 @@ struct DefinitionOutline: Sendable {
     /// The target nodes of transitions whose front end knew them, each transition's count first
     /// (see ``TransitionOutline/targetNodeStart``).
     var targetNodes: [Int32] = []
-    /// How far the room reserved for ``nodes``, ``transitions``, ``requestRoutes`` and
-    /// ``targetNodes`` is mapped (``FreshPages``): the typed builder reserves it on an estimate
-    /// and stamps levels into it.
-    var nodeRoom = ReservedRoom(), transitionRoom = ReservedRoom(), routeRoom = ReservedRoom(), targetNodeRoom = ReservedRoom()
 
     /// Records that transition `k`'s targets are `nodes`, so that compiling it looks no id up and
     /// needs no ids (the typed builder's transitions have none, ``ChartDefinition/addPreparedTransition(_:of:outlines:doneOf:from:)``).
