@@ -406,7 +406,11 @@ struct ChartCompiler {
     /// Refuses what state `i` (node `j`, of `kind`, child of `parent`) cannot be: a history or final
     /// state with children or transitions it cannot have, a parallel or atomic state with an
     /// initial, a child of a history or final state.
-    private func checkStructure(_ i: Int, kind: CompiledStateKind, node j: Int, parent: Int32) throws(ChartError) {
+    ///
+    /// `mutating` though it changes nothing: called from the mutating ``shape()``, a non-mutating
+    /// method was handed a copy of the whole compiler, a `memcpy` of 240 bytes for every state
+    /// (39 instructions a state of the compile's 1,800, callgrind).
+    private mutating func checkStructure(_ i: Int, kind: CompiledStateKind, node j: Int, parent: Int32) throws(ChartError) {
         // Fields read one by one, and the id only to name a problem: most states pass every check.
         let nodes = outline.nodes
         var id: String { i == 0 ? name : nodes[j].id }
