@@ -53,14 +53,9 @@ final class TableBuffer<Element> {
         count += 1
     }
 
-    /// The room mapped so far is used: maps the next step of it, after moving the elements to
-    /// twice the room when it is all used.
-    ///
-    /// An eighth of the room at a time (a mebibyte at least), rather than all of it at once: the
-    /// room may be an estimate (the entry pools), and room never written then stays unmapped.
-    /// Not a mebibyte at a time: the calls' own cost showed, a million-state compile 0.271 →
-    /// 0.288 s against the whole room at once (medians of eight rounds, alternately); in
-    /// eighths, within the noise of it.
+    /// The room mapped so far is used: maps the next step of it
+    /// (``FreshPages/stepEnd(base:count:capacity:)``), after moving the elements to twice the
+    /// room when it is all used.
     @usableFromInline
     func makeRoom() {
         if count == capacity {
@@ -70,15 +65,7 @@ final class TableBuffer<Element> {
             base = larger
             capacity *= 2
         }
-        let stride = Swift.max(MemoryLayout<Element>.stride, 1)
-        let step = Swift.max(FreshPages.threshold / stride, capacity / 8, 1)
-        var end = Swift.min(capacity, count + step)
-        if end < capacity {
-            // To the next huge page's boundary, so that the next step starts on one
-            // (``FreshPages``: a block this step mapped in part cannot become a huge page).
-            let address = Int(bitPattern: base + end)
-            end = Swift.min(capacity, end + (FreshPages.roundUp(address, to: FreshPages.hugePage) - address) / stride)
-        }
+        let end = FreshPages.stepEnd(base: base, count: count, capacity: capacity)
         FreshPages.prefault(base + count, count: end - count)
         mapped = end
     }
