@@ -34,6 +34,40 @@ struct SelectionListTests {
         #expect(d.isEmpty && !d.contains(0))
     }
 
+    @Test("each transition keeps the hint it was appended with through copies and growth; one written in place has none")
+    func hintsFollowTheirTransitions() {
+        var a = SelectionList()
+        for t in 0..<40 { a.append(Int32(t), hint: Int32(100 + t)) }
+        let b = a
+        a[5] = 77
+        a.append(41)
+        #expect((0..<40).allSatisfy { b[hint: $0] == Int32(100 + $0) })
+        #expect(a[hint: 0] == 100 && a[hint: 4] == 104 && a[hint: 5] == 0 && a[hint: 6] == 106)
+        #expect(a[hint: 40] == 0 && a[40] == 41)
+        a[0] = 9
+        #expect(a[hint: 0] == 0 && b[hint: 0] == 100)
+    }
+
+    @Test("an exchange finds each old state at its hint, and searches for it when the hint is missing, wrong or out of the list")
+    func exchangeChecksItsHints() {
+        var configuration = Configuration(stateCount: 64, bound: 8)
+        for s: Int32 in [1, 2, 5, 9, 20, 33] { configuration.insert(s) }
+        // Hints are positions plus one: 5 is at position 2 (hint 3).
+        let pairs: [(old: Int32, new: Int32, hint: Int32)] = [
+            (2, 3, 2),  // right
+            (5, 6, 5),  // wrong: position 4 holds 20
+            (20, 21, 0),  // none
+            (33, 34, 99),  // past the list
+        ]
+        #expect(configuration.exchange(count: pairs.count) { pairs[$0] } == 4)
+        #expect(Array(configuration.list) == [1, 3, 6, 9, 21, 34])
+        #expect([1, 3, 6, 9, 21, 34].allSatisfy { configuration.contains($0) })
+        #expect(![2, 5, 20, 33].contains { configuration.contains($0) })
+        // A pair that is `nil` stops the exchanges, and says how many were made.
+        #expect(configuration.exchange(count: 2) { $0 == 0 ? (1, 0, 1) : nil } == 1)
+        #expect(Array(configuration.list) == [0, 3, 6, 9, 21, 34])
+    }
+
     /// `p ∥ {r1 ⊃ {a1, b1}, r2 ⊃ {a2, b2}, r3 ⊃ {a3, b3}}`: `go` moves every region, `one` only the first.
     static func chart() throws -> Chart<String, Void> {
         var d = ChartDefinition<String, Void>(name: "regions", eventName: { $0 })

@@ -246,26 +246,28 @@ struct Configuration: Sendable, Equatable {
         }
     }
 
-    /// ``exchange(_:for:)`` for the pairs `pair(n)`, `n < count` (the active state to leave, and
-    /// the state that takes its slot), with one uniqueness check for all of them, up to the first
-    /// `n` for which `pair(n)` is `nil`. A selection's sources come in document order, as the walk
-    /// met them, so each old state is looked for forward from the previous one's slot.
+    /// ``exchange(_:for:)`` for the pairs `pair(n)`, `n < count` (the active state to leave, the
+    /// state that takes its slot, and a hint of where the old state is: its position in the list
+    /// plus one, or 0), with one uniqueness check for all of them, up to the first `n` for which
+    /// `pair(n)` is `nil`. The old state is looked for at its hint, then searched for.
     ///
     /// - Returns: The number of pairs exchanged: `count`, or the first `n` whose pair is `nil`
     ///   (the caller exchanges the first `n` back to undo them).
     @inlinable @inline(__always)
-    mutating func exchange(count: Int, _ pair: (Int) -> (old: Int32, new: Int32)?) -> Int {
+    mutating func exchange(count: Int, _ pair: (Int) -> (old: Int32, new: Int32, hint: Int32)?) -> Int {
         let start = Int(listStart)
-        let end = start + Int(listCount)
+        let listCount = UInt32(bitPattern: self.listCount)
         return storage.withUnsafeMutableBufferPointer { words in
             var n = 0
-            var cursor = start
             while n < count {
-                guard let (old, new) = pair(n) else { return n }
+                guard let (old, new, hint) = pair(n) else { return n }
                 let o = UInt32(bitPattern: old)
                 n += 1
-                while cursor < end - 1 && words[cursor] < o { cursor += 1 }
-                let slot = words[cursor] == o ? cursor : Self.slot(of: o, in: words, from: start, to: end)
+                // No hint (0) wraps to the largest value, never below the count.
+                let hinted = start &+ Int(hint) &- 1
+                let slot =
+                    UInt32(bitPattern: hint) &- 1 < listCount && words[hinted] == o
+                    ? hinted : Self.slot(of: o, in: words, from: start, to: start &+ Int(listCount))
                 Self.exchange(o, for: UInt32(bitPattern: new), at: slot, in: words)
             }
             return count

@@ -60,7 +60,8 @@ extension ChartInstance {
     /// of the configuration takes its one entered state.
     ///
     /// The decision and the exchanges are one pass over the selection
-    /// (``Configuration/exchange(count:_:)``): at the first transition that is not an exchange,
+    /// (``Configuration/exchange(count:_:)``), each source's slot the one the walk met it at
+    /// (its hint, ``SelectionList``): at the first transition that is not an exchange,
     /// the slots already exchanged are given back (a second pass, in a step that takes the
     /// general path after it), and nothing has changed. A pass that only decides, before the one
     /// that exchanges, cost the parallel step of four regions about 40 instructions.
@@ -80,7 +81,9 @@ extension ChartInstance {
         let exchanged = configuration.exchange(count: count) { n in
             let transition = lean[Int(selected[unchecked: n])]
             guard transition.flags.taking.rawValue == LeanTransition.Flags.swap.rawValue else { return nil }
-            return (transition.source, entries[Int(transition.entryStart)])
+            // The source is atomic, so the state that selected it was the source itself: the
+            // hint is the source's slot.
+            return (transition.source, entries[Int(transition.entryStart)], selected[hint: n])
         }
         if exchanged == count { return true }
         if exchanged > 0 { giveBackExchangedSources(exchanged) }
@@ -95,7 +98,7 @@ extension ChartInstance {
         let selected = self.selected
         _ = configuration.exchange(count: count) { n in
             let lean = chart.lean[Int(selected[unchecked: n])]
-            return (chart.leanEntries[Int(lean.entryStart)], lean.source)
+            return (chart.leanEntries[Int(lean.entryStart)], lean.source, selected[hint: n])
         }
     }
 

@@ -16,7 +16,11 @@
 /// runtime's driver walks those two, read out of the driver, not a copy of the whole machine
 /// (``PeekView``).
 @usableFromInline
-struct SelectionWalk {
+struct SelectionWalk<Event: Hashable & Sendable> {
+    /// The chart's candidates (``Chart/leanCandidates``), held by the walk: read through the
+    /// instance at each candidate, the table's address was loaded again after every selection
+    /// (the instance is written there), and kept the loop's values out of registers.
+    @usableFromInline let candidates: ChartTable<LeanCandidate<Event>>
     /// The next index of the configuration's list to visit.
     @usableFromInline var position: Int
     /// The current state's candidates still to look at: `next ..< end`.
@@ -30,7 +34,8 @@ struct SelectionWalk {
     /// starts there: the list is as long as that state is deep exactly then (the root, depth 0,
     /// is not listed).
     @inlinable @inline(__always)
-    init(over instance: some ActiveStatesSource) {
+    init<Source: ActiveStatesSource<Event, Source.Context>>(over instance: Source) {
+        candidates = instance.chart.leanCandidates
         let count = instance.configuration.count
         if count > 0, instance.chart.states[Int(instance.configuration[unchecked: count - 1])].depth == count {
             position = count - 1
@@ -46,17 +51,18 @@ struct SelectionWalk {
     /// An exact `.event(e)` descriptor is compared inline (``LeanCandidate``); any other is
     /// matched by the transition's ``EventMatcher``.
     @inlinable @inline(__always)
-    mutating func nextCandidate<Source: ActiveStatesSource>(
-        in instance: Source, matching event: ChartEvent<Source.Event>
+    mutating func nextCandidate<Source: ActiveStatesSource<Event, Source.Context>>(
+        in instance: Source, matching event: ChartEvent<Event>
     ) -> (transition: Int32, conditional: Bool, own: Bool)? {
-        let chart = instance.chart
         repeat {
             while next < end {
-                let candidate = chart.leanCandidates[Int(next)]
+                let candidate = candidates[Int(next)]
                 next += 1
                 if let wanted = candidate.event {
                     guard case .event(let e) = event, e == wanted else { continue }
-                } else if let matcher = chart.matchers[Int(candidate.transition)], !matcher.matches(event, in: chart) {
+                } else if let matcher = instance.chart.matchers[Int(candidate.transition)],
+                    !matcher.matches(event, in: instance.chart)
+                {
                     continue
                 }
                 return (candidate.transition, candidate.conditional, candidate.own)
@@ -85,15 +91,28 @@ struct SelectionWalk {
     /// - Returns: `false` when no active atomic state is left.
     @inlinable @inline(__always)
     mutating func enterNextAtomicState(in instance: some ActiveStatesSource, eventless: Bool) -> Bool {
-        while position < instance.configuration.count {
+        let count = instance.configuration.count
+        guard position < count else { return false }
+        // A loop whose reads come before its test: the addresses of the list and of the states'
+        // table, the same at every state, are then read once before it, not at every state
+        // (a parallel state of four regions: 9 states visited an event, 4 instructions each).
+        repeat {
             let state = instance.chart.states[Int(instance.configuration[unchecked: position])]
             position += 1
-            guard state.kind.isAtomic else { continue }
-            next = eventless ? state.eventlessStart : state.candidateStart
-            end = eventless ? state.eventlessEnd : state.candidateEnd
-            return true
-        }
+            if state.kind.isAtomic {
+                next = eventless ? state.eventlessStart : state.candidateStart
+                end = eventless ? state.eventlessEnd : state.candidateEnd
+                return true
+            }
+        } while position < count
         return false
+    }
+
+    /// Where the atomic state whose candidates the walk is at lies: its position in the
+    /// configuration's list plus one (the walk's position after it), as a ``SelectionList``
+    /// keeps it beside a transition the state selected.
+    @inlinable var hint: Int32 {
+        @inline(__always) get { Int32(truncatingIfNeeded: position) }
     }
 
     /// Ends the current state's candidates: one of them was selected, the first that matched

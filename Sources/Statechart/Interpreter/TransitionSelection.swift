@@ -13,7 +13,9 @@ extension ChartInstance {
         startSelection()
         var walk = SelectionWalk(over: self)
         while let (t, conditional, own) = walk.nextCandidate(in: self, matching: event) {
-            if select(t, conditional: conditional, own: own, event: event) { walk.selectedForThisState() }
+            if select(t, conditional: conditional, own: own, event: event, hint: walk.hint) {
+                walk.selectedForThisState()
+            }
         }
         return !selected.isEmpty
     }
@@ -25,7 +27,9 @@ extension ChartInstance {
         startSelection()
         var walk = SelectionWalk(over: self)
         while let (t, conditional) = walk.nextEventlessCandidate(in: self) {
-            if select(t, conditional: conditional, own: false, event: nil) { walk.selectedForThisState() }
+            if select(t, conditional: conditional, own: false, event: nil, hint: walk.hint) {
+                walk.selectedForThisState()
+            }
         }
         return !selected.isEmpty
     }
@@ -38,13 +42,16 @@ extension ChartInstance {
 
     /// Selects a candidate whose descriptor matched when its conditions hold (rule R5). An
     /// ancestor's transition can be selected by several atomic states (parallel regions) and is
-    /// taken once; a state's `own` transition can be selected by that state alone.
+    /// taken once; a state's `own` transition can be selected by that state alone. `hint` says
+    /// where the selecting state is (``SelectionWalk/hint``, kept by ``SelectionList``).
     ///
     /// - Returns: Whether it was selected (the walk then leaves this atomic state).
     @inlinable @inline(__always)
-    mutating func select(_ t: Int32, conditional: Bool, own: Bool, event: @autoclosure () -> ChartEvent<Event>?) -> Bool {
+    mutating func select(
+        _ t: Int32, conditional: Bool, own: Bool, event: @autoclosure () -> ChartEvent<Event>?, hint: Int32
+    ) -> Bool {
         if conditional, !conditionsHold(t, event: event()) { return false }
-        if own || !selected.contains(t) { selected.append(t) }
+        if own || !selected.contains(t) { selected.append(t, hint: hint) }
         return true
     }
 
