@@ -19,7 +19,9 @@
 struct SelectionWalk<Event: Hashable & Sendable> {
     /// The chart's candidates (``Chart/leanCandidates``), held by the walk: read through the
     /// instance at each candidate, the table's address was loaded again after every selection
-    /// (the instance is written there), and kept the loop's values out of registers.
+    /// (the instance is written there), and kept the loop's values out of registers (flat 241 →
+    /// 225 instructions an event, parallel 623 → 589). The table is the chart's, which never
+    /// changes and which the walked source holds for as long as the walk runs.
     @usableFromInline let candidates: ChartTable<LeanCandidate<Event>>
     /// The next index of the configuration's list to visit.
     @usableFromInline var position: Int
