@@ -93,7 +93,7 @@ case "$mode" in
                 awk '/Collected/ { print $4 }'
         }
         printf '%-14s %14s\n' "case" "instr/event"
-        for c in handWritten flat innermost bubbleToTop parallel history request scale10 scale100000; do
+        for c in handWritten flat innermost bubbleToTop parallel parallelOneRegion history request scale10 scale100000; do
             base="$(collected "$c" 0)"
             total="$(collected "$c" "$events")"
             printf '%-14s %14s\n' "$c" "$(((total - base) / events))"

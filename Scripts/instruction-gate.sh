@@ -28,7 +28,7 @@ events=20000
 # (building the chart under valgrind takes minutes; `scale10` walks the same code). `observable`
 # sends through the runtimes' driver (the clock's catch-up and all) on the main actor, without a
 # thread switch.
-cases=(handWritten flat handWrittenActions flatActions innermost bubbleToTop parallel history request state isActive activeState observableQueries canSend scale10 nullDataModel noGuard guardTrue guardFalse assign observable buildScale buildTyped)
+cases=(handWritten flat handWrittenActions flatActions innermost bubbleToTop parallel parallelOneRegion history request state isActive activeState observableQueries canSend scale10 nullDataModel noGuard guardTrue guardFalse assign observable buildScale buildTyped)
 
 source "$root/Scripts/callgrind.sh"
 ensure_valgrind

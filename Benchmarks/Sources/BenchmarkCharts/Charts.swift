@@ -199,6 +199,30 @@ public func parallelMachine(regions: Int = 4) -> Machine<Appliance, ParallelEven
     return top
 }
 
+/// ``parallelMachine(regions:)`` in which only the second of four regions takes `tick`: the step
+/// of a parallel state where one region moves and its active state is not the last of the
+/// configuration's list (the usual step of a parallel chart: regions that each follow their own
+/// events).
+public func parallelOneRegionMachine() -> Machine<Appliance, ParallelEvent, Void> {
+    var top = Machine<Appliance, ParallelEvent, Void>("appliance", initial: .running) {
+        When(.running)
+    }
+    for r in 1...4 {
+        top.attach(
+            child: Machine<Toggle, ParallelEvent, Void>("r\(r)", initial: .off) {
+                if r == 2 {
+                    When(.off) { On(.tick, to: .on) }
+                    When(.on) { On(.tick, to: .off) }
+                } else {
+                    When(.off)
+                    When(.on)
+                }
+            },
+            to: .running)
+    }
+    return top
+}
+
 // MARK: - History
 
 public enum Room: Hashable, Sendable { case inside, outside }

@@ -9,7 +9,8 @@ import StatechartInterchange
 //
 //   InstructionCounts <case> <events>     case: flat, handWritten, flatActions,
 //                                         handWrittenActions, innermost, bubbleToTop,
-//                                         parallel, history, request, state, isActive,
+//                                         parallel, parallelOneRegion, history, request,
+//                                         state, isActive,
 //                                         activeState, observableQueries, canSend,
 //                                         scale10, scale100000, async,
 //                                         and the SCXML data-model charts by their names:
@@ -56,6 +57,10 @@ case "bubbleToTop":
     keep(machine)
 case "parallel":
     var machine = try StateMachine(parallelMachine(), context: ())
+    for _ in 0..<count { try machine.send(.tick) }
+    keep(machine)
+case "parallelOneRegion":
+    var machine = try StateMachine(parallelOneRegionMachine(), context: ())
     for _ in 0..<count { try machine.send(.tick) }
     keep(machine)
 case "history":

@@ -90,6 +90,14 @@ extension ChartInstance {
         return false
     }
 
+    /// The exchange of ``takePlainTransition(_:)`` for a source that is not the list's last: at
+    /// the slot the walk met it at (the source is atomic, so it selected the transition itself).
+    /// Out of line, so that a chain's step does not carry it.
+    @inlinable @inline(never)
+    mutating func exchangeSelectedSource(_ source: Int32, for entered: Int32) {
+        configuration.exchange(source, for: entered, hint: selected[hint: 0])
+    }
+
     /// Undoes the first `count` exchanges of ``exchangeSelectedSources()``: each entered state
     /// gives its slot back to its transition's source (they are in document order too).
     @inlinable @inline(never)
@@ -112,9 +120,10 @@ extension ChartInstance {
         let lean = chart.lean[Int(t)]
         let flags = lean.flags.taking
         if flags.rawValue == LeanTransition.Flags.swap.rawValue {
-            // One state for another: the source's slot takes the entered state.
+            // One state for another: the source's slot takes the entered state — the list's last
+            // in a chain, else (a region of a parallel state) the slot the walk met it at.
             let entered = chart.leanEntries[Int(lean.entryStart)]
-            configuration.exchange(lean.source, for: entered)
+            if !configuration.exchangeLast(lean.source, for: entered) { exchangeSelectedSource(lean.source, for: entered) }
             return true
         }
         guard flags.rawValue == LeanTransition.Flags.splice.rawValue else {
