@@ -262,7 +262,7 @@ struct Configuration: Sendable, Equatable {
         }
     }
 
-    /// ``exchange(_:for:)`` for the pairs `pair(n)`, `n < count` (the active state to leave, the
+    /// ``exchange(_:for:hint:)`` for the pairs `pair(n)`, `n < count` (the active state to leave, the
     /// state that takes its slot, and a hint of where the old state is: its position in the list
     /// plus one, or 0), with one uniqueness check for all of them, up to the first `n` for which
     /// `pair(n)` is `nil`. The old state is looked for at its hint, then searched for.

@@ -12,12 +12,12 @@
 /// walk's position in the configuration's list just after the atomic state that selected it
 /// (``append(_:hint:)``), 0 for none. A transition that exchanges its atomic source for one state
 /// (``ChartInstance/exchangeSelectedSources()``) finds the slot to write there instead of
-/// searching the list for it (a parallel state of four regions: 686 → 649 instructions a step).
+/// searching the list for it (a parallel state of four regions: 686 → 640 instructions a step).
 /// A hint is checked before it is used.
 @usableFromInline
 struct SelectionList: RandomAccessCollection, MutableCollection, @unchecked Sendable {
     // @unchecked: the buffer is copied before it is written whenever another list shares it
-    // (``appendOther(_:)``, the subscript's setter), so a list is a value like an array.
+    // (``appendOther(_:hint:)``, the subscript's setter), so a list is a value like an array.
     /// Elements 1 ..< ``count`` and their hints, `nil` until a step first selects two transitions.
     @usableFromInline var others: SelectionStorage?
     /// Element 0, when ``count`` > 0.
