@@ -10,13 +10,6 @@
 final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable> {
     typealias Steps = MachineSteps<State, Event, Context>
 
-    /// Only the owner's isolation touches the driver, one operation at a time: the fields every
-    /// send reads or writes skip the dynamic exclusivity check (a `swift_beginAccess` per access).
-    ///
-    /// The runtimes' queries (`state`, `isActive(_:)`, `activeStates(of:)`) read it from inlinable
-    /// code, specialized for the caller's types.
-    @usableFromInline @exclusivity(unchecked) var machine: StateMachine<State, Event, Context>
-
     // The typed queries of both runtimes, handed the parts of the machine they read. Asked of
     // the machine (`machine.isActive(value)`), the machine was copied out of this class first —
     // its calls into the standard library could write to the class for all the compiler knows —
@@ -100,6 +93,12 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     /// (``ObservableStateMachine``, see ``FailedSendInbox``); `nil` where the handlers run inside
     /// the change.
     var failedSendInbox: FailedSendInbox<Event>?
+    /// Whether something must be awaited before the machine takes an event: middleware or
+    /// asynchronous guards (kept up to date by ``updatePlainSends()``). Stored, not computed: this
+    /// code is compiled once for every machine type, and reading the machine's chart from it
+    /// looked up the machine's generic metadata at every send.
+    private(set) var sendNeedsAwaiting = false
+
     /// Whether a send needs nothing but the machine: no middleware, no asynchronous guards, no
     /// tracer, no stream (kept up to date by ``updatePlainSends()``).
     var plainSends = false
@@ -111,6 +110,17 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
     /// copied out) brings it up first (``bringTimeUp()``), so a reader sees what the send would
     /// have set (rule R54).
     @exclusivity(unchecked) var timeBehind = false
+
+    /// Only the owner's isolation touches the driver, one operation at a time: the fields every
+    /// send reads or writes skip the dynamic exclusivity check (a `swift_beginAccess` per access).
+    ///
+    /// The runtimes' queries (`state`, `isActive(_:)`, `activeStates(of:)`) read it from inlinable
+    /// code, specialized for the caller's types.
+    ///
+    /// The last stored property on purpose: its size depends on the type arguments, so in the
+    /// driver's unspecialized code every field after it sits at an offset read from the class's
+    /// metadata at each access; before it, each is at an offset known when compiling.
+    @usableFromInline @exclusivity(unchecked) var machine: StateMachine<State, Event, Context>
 
     init<C: Clock>(
         _ machine: StateMachine<State, Event, Context>, clock: C, name: String, tracer: (any StatechartTracer)?,
@@ -192,7 +202,20 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         return true
     }
 
+    /// Ends an operation: the next waiting one takes the machine, and failed sends kept while it
+    /// was held are handed over. The usual case — nobody waiting, no inbox — is a test inline in
+    /// the caller.
+    @inline(__always)
     func release() {
+        if waiting.isEmpty, failedSendInbox == nil {
+            busy = false
+        } else {
+            releaseToWaiting()
+        }
+    }
+
+    @inline(never)
+    func releaseToWaiting() {
         if waiting.isEmpty {
             busy = false
         } else {
@@ -280,12 +303,6 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         if let error = step.error { throw error }
         try throwFailures()
     }
-
-    /// Whether something must be awaited before the machine takes an event: middleware or
-    /// asynchronous guards (kept up to date by ``updatePlainSends()``). Stored, not computed: this
-    /// code is compiled once for every machine type, and reading the machine's chart from it
-    /// looked up the machine's generic metadata at every send.
-    private(set) var sendNeedsAwaiting = false
 
     /// A send that needs no awaiting (see ``sendNeedsAwaiting``), shared by the awaited sends and
     /// the observable model's synchronous one: the clock caught up and the event processed. What
@@ -584,8 +601,15 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         }
     }
 
+    /// Throws the failures collected since the last operation, if any. The test is inline in
+    /// every operation's end (most have none); the throw is out of line.
+    @inline(__always)
     func throwFailures() throws(MachineError) {
-        guard !failures.isEmpty else { return }
+        if !failures.isEmpty { try throwCollectedFailures() }
+    }
+
+    @inline(never)
+    func throwCollectedFailures() throws(MachineError) {
         let f = failures
         failures.removeAll()
         throw .executionFailed(f)
@@ -609,8 +633,27 @@ enum DriverCall<Event: Sendable>: Sendable {
 /// actions queued work, the error is thrown once that work has run. (Not nested in the generic
 /// driver: a nested type is generic too, and returning it optional looked up its metadata at
 /// every send.)
+///
+/// Three words, returned in registers: the error, rare, is boxed (``BoxedSendError``). Held inline,
+/// the optional error made the struct eight words, returned through memory and copied again by
+/// every caller (issue 16).
 struct SentEvent {
-    let error: MachineError?
+    let failure: BoxedSendError?
     let from: [ChartStateID]?
     let followUp: Bool
+
+    init(error: MachineError?, from: [ChartStateID]?, followUp: Bool) {
+        failure = error.map(BoxedSendError.init)
+        self.from = from
+        self.followUp = followUp
+    }
+
+    /// The send's error.
+    var error: MachineError? { failure?.error }
+}
+
+/// The error of a failed send, boxed so that ``SentEvent`` stays small.
+final class BoxedSendError {
+    let error: MachineError
+    init(_ error: MachineError) { self.error = error }
 }
