@@ -29,6 +29,9 @@ final class LevelStamp<Event: Hashable & Sendable, Context> {
     /// state's are `entryActions[plan.entryStart[o] ..< plan.entryStart[o + 1]]`.
     let entryActions: [Action<Event, Context>]
     let exitActions: [Action<Event, Context>]
+    /// Whether any state has entry or exit actions: asked of the arrays in the unspecialized
+    /// stamp, the question looked up their metadata at every place.
+    let hasActions: Bool
 
     private init(
         plan: LevelPlan, transitions: [TransitionDefinition<Event, Context>], entryActions: [Action<Event, Context>],
@@ -38,6 +41,7 @@ final class LevelStamp<Event: Hashable & Sendable, Context> {
         self.transitions = transitions
         self.entryActions = entryActions
         self.exitActions = exitActions
+        hasActions = !entryActions.isEmpty || !exitActions.isEmpty
     }
 
     /// The stamp of a gathered machine, or `nil` when something it declares depends on its place.
@@ -99,6 +103,8 @@ struct LevelPlan: Sendable {
     private(set) var outlines: [TransitionOutline] = []
     /// Whether the transition waits for its source's done event (its event names its place).
     private(set) var isDoneOfSource: [Bool] = []
+    /// Whether any transition does: each place then adds copies of its own.
+    private(set) var hasDoneOfSource = false
     /// The target ordinals of each transition: `targetOrdinals[targetStart[p] ..< targetStart[p + 1]]`.
     private(set) var targetStart: [Int32] = [0]
     private(set) var targetOrdinals: [Int32] = []
@@ -125,6 +131,7 @@ struct LevelPlan: Sendable {
     mutating func addTransition(_ outline: TransitionOutline, doneOfSource: Bool, targets: ArraySlice<Int32>) {
         outlines.append(outline)
         isDoneOfSource.append(doneOfSource)
+        hasDoneOfSource = hasDoneOfSource || doneOfSource
         targetOrdinals.append(contentsOf: targets)
         targetStart.append(Int32(targetOrdinals.count))
     }
@@ -240,27 +247,53 @@ extension ChartDefinition {
     /// source's done event names the place, so it gets a copy of its own.
     ///
     /// - Returns: The node of the level's first state; the others follow it.
+    ///
+    /// What most places do — the states and their outlines — is non-generic; what touches the
+    /// declared transitions or the actions (the first place, transitions on a done event,
+    /// actions) is out of line, where it looks up their types' metadata only when it runs.
     mutating func stamp(_ stamp: LevelStamp<Event, Context>, prefix: String, in container: Node, rooms: inout OutlineRooms) -> Int {
         let plan = stamp.plan
-        if stamp.shared < 0 {
-            stamp.shared = Int32(transitions.count)
-            transitions.append(contentsOf: stamp.transitions)
-        }
+        if stamp.shared < 0 { share(stamp) }
         let firstTransition = outline.transitions.count
+        let own = plan.hasDoneOfSource ? declaredCount() : 0
         let firstNode = outline.stamp(
-            plan, prefix: prefix, in: container.rawValue, shared: Int(stamp.shared), own: transitions.count, rooms: &rooms)
+            plan, prefix: prefix, in: container.rawValue, shared: Int(stamp.shared), own: own, rooms: &rooms)
+        if plan.hasDoneOfSource { addDoneTransitions(of: stamp, from: firstTransition) }
+        if stamp.hasActions { addActions(of: stamp, from: firstNode) }
+        return firstNode
+    }
+
+    /// The stamp's declared transitions added, at its first place, for every place to share.
+    @inline(never)
+    private mutating func share(_ stamp: LevelStamp<Event, Context>) {
+        stamp.shared = Int32(transitions.count)
+        transitions.append(contentsOf: stamp.transitions)
+    }
+
+    @inline(never)
+    private func declaredCount() -> Int { transitions.count }
+
+    /// A copy of each transition on its source's done event, which names this place, in the
+    /// order ``DefinitionOutline/stamp(_:prefix:in:shared:own:rooms:)`` numbered them.
+    @inline(never)
+    private mutating func addDoneTransitions(of stamp: LevelStamp<Event, Context>, from firstTransition: Int) {
+        let plan = stamp.plan
         for p in 0..<plan.isDoneOfSource.count where plan.isDoneOfSource[p] {
             var t = stamp.transitions[p]
             t.event = .done(outline.transitions[firstTransition + p].doneReference ?? "")
             transitions.append(t)
         }
-        if stamp.entryActions.isEmpty && stamp.exitActions.isEmpty { return firstNode }
+    }
+
+    /// The stamp's entry and exit actions, for the states from `firstNode` on.
+    @inline(never)
+    private mutating func addActions(of stamp: LevelStamp<Event, Context>, from firstNode: Int) {
+        let plan = stamp.plan
         for o in 0..<plan.count where plan.entryBlocks(o) > 0 || plan.exitBlocks(o) > 0 {
             let p = payloadIndex(of: Node(firstNode + o))
             for a in Int(plan.entryStart[o])..<Int(plan.entryStart[o + 1]) { payloads[p].onEntry.append([stamp.entryActions[a]]) }
             for a in Int(plan.exitStart[o])..<Int(plan.exitStart[o + 1]) { payloads[p].onExit.append([stamp.exitActions[a]]) }
         }
-        return firstNode
     }
 }
 

@@ -299,24 +299,6 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         return ids[initialOrdinal]
     }
 
-    /// A machine the emitter has gathered, by its ``Machine/identity``, which it keeps alive so that
-/// the identifier keying it is not reused meanwhile: its gathered form (a ``GatheredMachine`` of
-/// the machine's types), where its values start among the emitter's slots and, once it is
-/// stamped, its stamp (a ``LevelStamp`` of the emitter's types) and initial state. Not generic,
-/// so that the emitter's cache of them is a dictionary of concrete types.
-final class KnownMachine {
-    let identity: MachineIdentity
-    let gathered: AnyObject
-    let slotBase: Int32
-    var stamped: (stamp: AnyObject, initialOrdinal: Int)?
-
-    init(identity: MachineIdentity, gathered: AnyObject, slotBase: Int32) {
-        self.identity = identity
-        self.gathered = gathered
-        self.slotBase = slotBase
-    }
-}
-
 /// A machine's gathered declarations and the descriptions of its values, reused for each
     /// place the same machine is attached.
     ///
@@ -376,11 +358,22 @@ final class KnownMachine {
                 definition.setInitial([childInitial], of: node)
             }
         } else {
-            let historyID = "\(id).history"
-            let h = addNode(historyID, kind: .history(child.history == .deep ? .deep : .shallow), in: node)
-            definition.addTransition(TransitionDefinition(on: nil, to: [childInitial]), from: h)
-            definition.setInitial([historyID], of: node)
+            addHistory(child.history, of: node, id: id, default: childInitial)
         }
+    }
+
+    /// A child's history pseudo-state, whose default is the child's initial state, as `node`'s
+    /// initial. Out of line: inline, the transition it makes had the emitter look up the
+    /// metadata of `TransitionDefinition` and of its event at every place a child was attached,
+    /// with a history or not.
+    @inline(never)
+    private mutating func addHistory(
+        _ history: AttachmentHistory, of node: ChartDefinition<Event, Context>.Node, id: String, default initial: String
+    ) {
+        let historyID = "\(id).history"
+        let h = addNode(historyID, kind: .history(history == .deep ? .deep : .shallow), in: node)
+        definition.addTransition(TransitionDefinition(on: nil, to: [initial]), from: h)
+        definition.setInitial([historyID], of: node)
     }
 
     private mutating func addTransition<S>(
@@ -436,6 +429,26 @@ final class KnownMachine {
             }
             definition.setTargets(ids, ofTransition: fix.transition)
         }
+    }
+}
+
+/// A machine the emitter has gathered, by its ``Machine/identity``, which it keeps alive so that
+/// the identifier keying it is not reused meanwhile: its gathered form (a ``GatheredMachine`` of
+/// the machine's types), where its values start among the emitter's slots and, once it is
+/// stamped, its stamp (a ``LevelStamp`` of the emitter's types) and initial state. Not generic,
+/// so that the emitter's cache of them is a dictionary of concrete types — nor nested in the
+/// emitter: a type nested in a generic one is generic too, and its metadata was looked up at
+/// every place a child was stamped.
+final class KnownMachine {
+    let identity: MachineIdentity
+    let gathered: AnyObject
+    let slotBase: Int32
+    var stamped: (stamp: AnyObject, initialOrdinal: Int)?
+
+    init(identity: MachineIdentity, gathered: AnyObject, slotBase: Int32) {
+        self.identity = identity
+        self.gathered = gathered
+        self.slotBase = slotBase
     }
 }
 
