@@ -207,7 +207,9 @@ struct LevelStampTests {
         }
         let values = (0..<emitter.slotCount).map { emitter.boxedValue(ofSlot: $0) }
         lines.append("slots \(emitter.valueSlotOfNode) levels \(emitter.levelOfNode) values \(values)")
-        for level in emitter.levels {
+        for l in 0..<emitter.levels.count {
+            // A level that declares nothing is not held (`TypedLevels`): it reads as an empty one.
+            let level = emitter.levels[l] ?? TypedLevel()
             lines.append("level finals \(level.finals.sorted()) globals \(level.globals.sorted()) routes \(level.routes)")
         }
         lines.append("containers \(emitter.containerOfLevel) mentioned \(emitter.mentionedOnly)")

@@ -96,6 +96,8 @@ struct LevelPlan: Sendable {
     /// By ordinal: its role (final and global states), and whether it was declared.
     let roles: [StateRole]
     let declared: [Bool]
+    /// Whether any state is global or final: the level then has rules for requests.
+    let hasRoles: Bool
     /// Each state's transitions in declaration order: `transitionStart[o] ..< transitionStart[o + 1]`
     /// of the three lists below.
     private(set) var transitionStart: [Int32] = [0]
@@ -121,6 +123,7 @@ struct LevelPlan: Sendable {
         dottedNames = names.map { "." + $0 }
         self.roles = roles
         self.declared = declared
+        hasRoles = roles.contains { $0 != .normal }
     }
 
     var count: Int { names.count }
@@ -310,9 +313,6 @@ extension TypedChartEmitter {
         let plan = stamp.plan
         let levelIndex = levels.count
         let firstNode = definition.stamp(stamp, prefix: prefix, in: container, rooms: &outlineRooms)
-        var level = TypedLevel<Context>()
-        // A stamped level declares roles only (no routes, no barriers).
-        var declaresRules = false
         valueSlotOfNode.mapReservedRoom(&valueSlotRoom)
         levelOfNode.mapReservedRoom(&levelRoom)
         for o in 0..<plan.count {
@@ -321,14 +321,27 @@ extension TypedChartEmitter {
             // Only a state that is mentioned, global or final is recorded by its id: a level of
             // plain states holds nothing (most places of a machine attached many times).
             if !plan.declared[o] { mentionedOnly.append(definition.outline.nodes[firstNode + o].id) }
-            if plan.roles[o] != .normal {
-                declaresRules = true
-                level.add(id: definition.outline.nodes[firstNode + o].id, role: plan.roles[o])
-            }
         }
-        if declaresRules { levelsWithRequestRules.append(Int32(levelIndex)) }
-        levels.append(level)
+        // A stamped level declares roles only (no routes, no barriers); one that declares none
+        // is not held (``TypedLevels``).
+        if plan.hasRoles {
+            appendLevel(rolesOf: plan, from: firstNode, index: levelIndex)
+        } else {
+            levels.appendEmpty()
+        }
         containerOfLevel.append(Int32(container.rawValue))
         return definition.outline.nodes[firstNode + initialOrdinal].id
+    }
+
+    /// The level of a stamped place that has global or final states, with their ids. Out of
+    /// line, where the metadata of its generic type is looked up only when it runs.
+    @inline(never)
+    private mutating func appendLevel(rolesOf plan: LevelPlan, from firstNode: Int, index levelIndex: Int) {
+        var level = TypedLevel<Context>()
+        for o in 0..<plan.count where plan.roles[o] != .normal {
+            level.add(id: definition.outline.nodes[firstNode + o].id, role: plan.roles[o])
+        }
+        levelsWithRequestRules.append(Int32(levelIndex))
+        levels.append(level)
     }
 }

@@ -25,10 +25,10 @@ struct RequestRules: Sendable {
     /// The rules of `levels` whose indices are `ruled` (the levels that declare any: most levels
     /// of a large chart declare none and are not read), their ids looked up in `chart`. An id
     /// that is not a state of the chart names nothing a request can reach and is left out.
-    init<Event, Context>(levels: [TypedLevel<Context>], ruled: [Int32], chart: Chart<Event, Context>) {
+    init<Event, Context>(levels: TypedLevels<Context>, ruled: [Int32], chart: Chart<Event, Context>) {
         func index(_ id: String) -> Int32? { chart.state(withID: id)?.index }
         for l in 0..<ruled.count {
-            let level = levels[Int(ruled[l])]
+            guard let level = levels[Int(ruled[l])] else { continue }
             for id in level.globals { if let i = index(id) { globals.append(i) } }
             for id in level.finals { if let i = index(id) { finals.append(i) } }
             for id in level.barrierIDs { if let i = index(id) { barriers.append(i) } }

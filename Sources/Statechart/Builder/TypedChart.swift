@@ -24,7 +24,7 @@ public final class TypedChart<Event: Hashable & Sendable, Context>: @unchecked S
     /// The states by the slot of their value.
     @usableFromInline let statesBySlot: StatesBySlot
     let levelOfIndex: [Int32]
-    let levels: [TypedLevel<Context>]
+    let levels: TypedLevels<Context>
     /// The levels' global and final states, routes and barriers by chart index, for the checks
     /// of a state request.
     let requestRules: RequestRules
@@ -354,7 +354,7 @@ extension TypedChart {
     func requestEdges() -> [(from: Int32, to: Int32)] {
         var edges: [(from: Int32, to: Int32)] = []
         for f in 0..<levelOfIndex.count where levelOfIndex[f] >= 0 {
-            let level = levels[Int(levelOfIndex[f])]
+            guard let level = levels[Int(levelOfIndex[f])] else { continue }
             let from = chart.ids[f]
             let targets = (level.routes[from] ?? []).union(level.finals.contains(from) ? [] : level.globals)
             for to in targets.sorted() where to != from {

@@ -26,7 +26,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     /// definition's arrays that stamps fill, is mapped (``FreshPages``).
     var valueSlotRoom = ReservedRoom(), levelRoom = ReservedRoom()
     var outlineRooms = OutlineRooms()
-    var levels: [TypedLevel<Context>] = []
+    var levels = TypedLevels<Context>()
     /// The levels that declare request rules (a global or final state, routes or a barrier), in order:
     /// ``RequestRules`` reads these alone.
     var levelsWithRequestRules: [Int32] = []
@@ -139,7 +139,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         // append their own levels after this one's place).
         let levelIndex = levels.count
         var level = TypedLevel<Context>()
-        levels.append(TypedLevel())
+        levels.appendEmpty()
         // Whether the level declares request rules, kept here: asked of the level (a generic
         // type, unspecialized here), the question looked up the metadata of its dictionary of
         // barriers for every level (typed builder +15 % instructions, issue 16).
@@ -285,7 +285,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             addTransition(spec, from: container, sourceID: levelName, targets: targets)
         }
         if declaresRules { levelsWithRequestRules.append(Int32(levelIndex)) }
-        levels[levelIndex] = level
+        levels.set(level, at: levelIndex)
         for o in 0..<nodeOfOrdinal.count { definition.addRequestRoute(toNode: .init(Int(nodeOfOrdinal[o])), within: container) }
         // Plain loops over concrete arrays: a lazy map here ran through generic witnesses.
         var targetNodes: [Int32] = []

@@ -83,7 +83,7 @@ extension StateMachine {
         var visited: [String] = []
         // The source a barrier sees (rule R69): the active top-level state, normally the background.
         let sourceID = core.configuration.list.first { chart.states[Int($0)].parent == 0 }.map { chart.ids[Int($0)] } ?? restoreID
-        consult: while let barrier = level.barrier(of: targetID) {
+        consult: while let barrier = level?.barrier(of: targetID) {
             switch barrier(sourceID, context) {
             case .allow:
                 break consult

@@ -87,7 +87,7 @@ extension StateMachine {
         for s in core.activeStates.reversed() {
             let level = typed.levelOfIndex[Int(s.index)]
             guard level >= 0 else { continue }
-            if let dynamic = typed.levels[Int(level)].dynamic(of: chart.id(of: s)) {
+            if let dynamic = typed.levels[Int(level)]?.dynamic(of: chart.id(of: s)) {
                 try request(dynamic(context))
                 return
             }
@@ -145,7 +145,7 @@ extension StateMachine {
             else {
                 throw .illegalTransition(from: chart.ids[Int(current)], to: chart.ids[Int(target)])
             }
-            if typed.requestRules.hasBarrier(target), let barrier = typed.levels[levelIndex].barrier(of: chart.ids[Int(target)]) {
+            if typed.requestRules.hasBarrier(target), let barrier = typed.levels[levelIndex]?.barrier(of: chart.ids[Int(target)]) {
                 switch barrier(chart.ids[Int(current)], context) {
                 case .allow:
                     break
