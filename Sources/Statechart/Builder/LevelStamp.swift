@@ -253,7 +253,10 @@ extension ChartDefinition {
     ///
     /// What most places do — the states and their outlines — is non-generic; what touches the
     /// declared transitions or the actions (the first place, transitions on a done event,
-    /// actions) is out of line, where it looks up their types' metadata only when it runs.
+    /// actions) is out of line, where it looks up their types' metadata only when it runs. Itself
+    /// inlined in the emitter's `emit`: called, it took the definition's metadata, looked up at
+    /// every place.
+    @inline(__always)
     mutating func stamp(_ stamp: LevelStamp<Event, Context>, prefix: String, in container: Node, rooms: inout OutlineRooms) -> Int {
         let plan = stamp.plan
         if stamp.shared < 0 { share(stamp) }

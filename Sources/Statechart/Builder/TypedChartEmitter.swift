@@ -232,7 +232,9 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             }
             if role != .normal { declaresRules = true }
             guard let extras else {
-                level.add(id: id, role: role)
+                // A plain state adds nothing to the level (and the call, unspecialized, looked up
+                // the level's metadata at every state).
+                if role != .normal { level.add(id: id, role: role) }
                 continue
             }
             // Delayed transitions: a timer started on entry and cancelled on exit (rule R45).

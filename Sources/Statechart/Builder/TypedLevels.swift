@@ -9,8 +9,11 @@ struct TypedLevels<Context>: Sendable {
     /// By level index: where the level is in ``held``, or -1 for a level that declares nothing.
     private var entries: [Int32] = []
 
+    // `count` and `appendEmpty()` are inlined: called, from the emitter's unspecialized code,
+    // each took this type's metadata, looked up at every place.
+
     /// The number of levels, held or not.
-    var count: Int { entries.count }
+    @inline(__always) var count: Int { entries.count }
 
     /// The level at `index`; `nil` when it declares nothing.
     subscript(index: Int) -> TypedLevel<Context>? {
@@ -19,7 +22,7 @@ struct TypedLevels<Context>: Sendable {
     }
 
     /// Adds a level that declares nothing.
-    mutating func appendEmpty() { entries.append(-1) }
+    @inline(__always) mutating func appendEmpty() { entries.append(-1) }
 
     /// Adds `level`.
     mutating func append(_ level: TypedLevel<Context>) {
