@@ -25,6 +25,10 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     /// common (every place a machine is attached), and creating its extras cost thousands of
     /// instructions of generic code (issue 16).
     @usableFromInline var children: [AnyChildMachine<Event, Context>] = []
+    /// By child, what the emitter reads of it at a place where it is stamped again
+    /// (``ChildKey``): read from ``children``, a child was copied through its value witnesses
+    /// and its generic type's metadata looked up at every place (issue 16).
+    @usableFromInline var childKeys: [ChildKey] = []
     @usableFromInline var childLists = OrdinalLists()
     /// Per ordinal, an index into ``extras``, or -1.
     @usableFromInline var extrasIndex: [Int32] = []
@@ -65,6 +69,7 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     @inlinable
     mutating func attach(_ child: AnyChildMachine<Event, Context>, to ordinal: Int) {
         children.append(child)
+        childKeys.append(ChildKey(name: child.name, history: child.history, identity: child.identity))
         childLists.append(to: ordinal)
     }
 
@@ -79,6 +84,7 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
         self.transitions.reserveCapacity(transitions)
         transitionLists.reserve(ordinals: states, items: transitions)
         self.children.reserveCapacity(children)
+        childKeys.reserveCapacity(children)
         childLists.reserve(ordinals: states, items: children)
         extrasIndex.reserveCapacity(states)
     }
@@ -263,5 +269,21 @@ struct OrdinalLists {
             k = next[Int(k)]
         }
         return n
+    }
+}
+
+/// What the emitter reads of an attached child besides its emitting closure: its name, history
+/// and machine identity (``AnyChildMachine``), in a type that is not generic.
+@usableFromInline
+struct ChildKey: Sendable {
+    @usableFromInline let name: String?
+    @usableFromInline let history: AttachmentHistory
+    @usableFromInline let identity: MachineIdentity
+
+    @inlinable
+    init(name: String?, history: AttachmentHistory, identity: MachineIdentity) {
+        self.name = name
+        self.history = history
+        self.identity = identity
     }
 }

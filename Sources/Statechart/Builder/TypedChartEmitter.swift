@@ -40,7 +40,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     var depth = 0
     /// Machines gathered so far, by ``Machine/identity`` (see ``gather(_:name:)``); a child
     /// stamped before is stamped again from here, without the generic walk into its machine
-    /// (``emitChild(_:into:id:)``).
+    /// (``emitChild(_:of:key:into:id:)``).
     private var knownMachines: [ObjectIdentifier: KnownMachine] = [:]
     /// Whether levels that can be stamped are (``LevelStamp``); `false` only in the tests that
     /// compare the stamp with the per-state walk.
@@ -191,20 +191,20 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 }
             }
             if childCount == 1 {
-                let child = g.children[Int(g.childLists.first[o])]
-                try emitChild(child, into: node, id: id)
-                onlyChild = child.name ?? "region1"
+                let c = Int(g.childLists.first[o])
+                try emitChild(c, of: g.children, key: g.childKeys[c], into: node, id: id)
+                onlyChild = g.childKeys[c].name ?? "region1"
             } else if childCount > 1 {
                 var c = g.childLists.first[o]
                 var i = 0
                 while c >= 0 {
-                    let child = g.children[Int(c)]
-                    c = g.childLists.next[Int(c)]
+                    let key = g.childKeys[Int(c)]
                     i += 1
-                    let regionID = "\(id).\(child.name ?? "region\(i)")"
+                    let regionID = "\(id).\(key.name ?? "region\(i)")"
                     let region = addNode(regionID, in: node)
-                    try emitChild(child, into: region, id: regionID)
-                    doneStateOfChild.append((child.name ?? "region\(i)", regionID))
+                    try emitChild(Int(c), of: g.children, key: key, into: region, id: regionID)
+                    doneStateOfChild.append((key.name ?? "region\(i)", regionID))
+                    c = g.childLists.next[Int(c)]
                 }
             }
             var k = g.transitionLists.first[o]
@@ -336,10 +336,12 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         return valueTables[t].boxedValue(at: Int(slot - valueTables[t].slotBase))
     }
 
-    /// Emits an attached child into `node` and sets `node`'s initial: the child's initial state,
-    /// or a history pseudo-state whose default is that state (rule R23).
+    /// Emits the attached child `children[index]` into `node` and sets `node`'s initial: the
+    /// child's initial state, or a history pseudo-state whose default is that state (rule R23).
+    /// What it reads of the child is in `key`; the child itself is read only to walk into it.
     private mutating func emitChild(
-        _ child: AnyChildMachine<Event, Context>, into node: ChartDefinition<Event, Context>.Node, id: String
+        _ index: Int, of children: [AnyChildMachine<Event, Context>], key child: ChildKey,
+        into node: ChartDefinition<Event, Context>.Node, id: String
     ) throws(ChartError) {
         let childInitial: String
         // A machine stamped before is stamped again from what was worked out then: the generic
@@ -351,7 +353,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 unsafeDowncast(stamped.stamp, to: LevelStamp<Event, Context>.self), slotBase: known.slotBase,
                 initialOrdinal: stamped.initialOrdinal, container: node, prefix: id)
         } else {
-            childInitial = try child.emit(&self, node, id)
+            childInitial = try walkChild(index, of: children, into: node, id: id)
         }
         if child.history == .none {
             // A child that starts in its first state needs no initial: that is the default
@@ -362,6 +364,16 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         } else {
             addHistory(child.history, of: node, id: id, default: childInitial)
         }
+    }
+
+    /// Emits a child that is not stamped from the cache, walking into its machine. Out of line:
+    /// reading the child from its array looks up its generic type's metadata.
+    @inline(never)
+    private mutating func walkChild(
+        _ index: Int, of children: [AnyChildMachine<Event, Context>], into node: ChartDefinition<Event, Context>.Node,
+        id: String
+    ) throws(ChartError) -> String {
+        try children[index].emit(&self, node, id)
     }
 
     /// A child's history pseudo-state, whose default is the child's initial state, as `node`'s
