@@ -276,6 +276,7 @@ extension ChartDefinition {
         transitions.append(contentsOf: stamp.transitions)
     }
 
+    /// The number of declared transitions, where a place's own copies start.
     @inline(never)
     private func declaredCount() -> Int { transitions.count }
 

@@ -301,7 +301,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         return ids[initialOrdinal]
     }
 
-/// A machine's gathered declarations and the descriptions of its values, reused for each
+    /// A machine's gathered declarations and the descriptions of its values, reused for each
     /// place the same machine is attached.
     ///
     /// The key is the machine's identity, which its copies share until one changes its initial
