@@ -69,7 +69,7 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     @inlinable
     mutating func attach(_ child: AnyChildMachine<Event, Context>, to ordinal: Int) {
         children.append(child)
-        childKeys.append(ChildKey(name: child.name, history: child.history, identity: child.identity))
+        childKeys.append(child.key)
         childLists.append(to: ordinal)
     }
 
@@ -273,7 +273,7 @@ struct OrdinalLists {
 }
 
 /// What the emitter reads of an attached child besides its emitting closure: its name, history
-/// and machine identity (``AnyChildMachine``), in a type that is not generic.
+/// and machine identity (``AnyChildMachine/key``), in a type that is not generic.
 @usableFromInline
 struct ChildKey: Sendable {
     @usableFromInline let name: String?

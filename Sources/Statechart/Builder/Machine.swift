@@ -104,10 +104,9 @@ public enum AttachmentHistory: String, Hashable, Sendable, Codable {
 /// A child machine with its `State` type erased: it knows how to emit itself into a chart.
 @usableFromInline
 struct AnyChildMachine<Event: Hashable & Sendable, Context>: Sendable {
-    @usableFromInline let name: String?
-    @usableFromInline let history: AttachmentHistory
-    /// The machine's ``Machine/identity``.
-    @usableFromInline let identity: MachineIdentity
+    /// Its name, history and the machine's ``Machine/identity``: what the emitter reads of it
+    /// besides ``emit``, kept apart from it by the gathered level (``GatheredLevel/childKeys``).
+    @usableFromInline let key: ChildKey
     /// About how many states the machine declares, its attached children included
     /// (``Machine/estimatedStates``).
     @usableFromInline let estimatedStates: Int
@@ -117,9 +116,7 @@ struct AnyChildMachine<Event: Hashable & Sendable, Context>: Sendable {
 
     @inlinable
     init<S>(_ machine: Machine<S, Event, Context>, history: AttachmentHistory) {
-        self.name = machine.name
-        self.history = history
-        self.identity = machine.identity
+        self.key = ChildKey(name: machine.name, history: history, identity: machine.identity)
         self.estimatedStates = machine.estimatedStates
         self.emit = { (emitter: inout TypedChartEmitter<Event, Context>, container, prefix) throws(ChartError) in
             try emitter.emitLevel(machine, container: container, prefix: prefix)

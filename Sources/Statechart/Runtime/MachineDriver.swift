@@ -214,6 +214,8 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         }
     }
 
+    /// ``release()`` when an operation waits or the machine has an inbox: the first waiting
+    /// operation resumes (or nothing holds the machine), then the inbox's reports are handed over.
     @inline(never)
     func releaseToWaiting() {
         if waiting.isEmpty {
@@ -608,6 +610,7 @@ final class MachineDriver<State: Hashable & Sendable, Event: Hashable & Sendable
         if !failures.isEmpty { try throwCollectedFailures() }
     }
 
+    /// Throws the failures collected, emptying the list: ``MachineError/executionFailed(_:)``.
     @inline(never)
     func throwCollectedFailures() throws(MachineError) {
         let f = failures
