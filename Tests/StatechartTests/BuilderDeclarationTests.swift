@@ -34,6 +34,24 @@ struct BuilderDeclarationTests {
         #expect(try TypedChart(m).chart.ids.dropFirst().prefix(2) == ["a", "b"])
     }
 
+    @Test("R65: a flat Transition from several states mentions its sources before its target, and each source takes it")
+    func severalSourcesBeforeTheirTarget() throws {
+        enum T: Hashable, Sendable { case p, q, r, s }
+        let m = Machine<T, E, Void>(initial: .p) {
+            Transition(from: [.p, .q], on: .go, to: .s)
+            When(.s) { On(.back, to: .r) }
+            Transition(from: .r, on: .go, to: .q)
+        }
+        #expect(Array(try TypedChart(m).chart.ids.dropFirst()) == ["p", "q", "s", "r"])
+        var machine = try StateMachine(m, context: ())
+        var visited: [T] = [machine.state]
+        for event in [E.go, .back, .go, .go] {
+            try machine.send(event)
+            visited.append(machine.state)
+        }
+        #expect(visited == [.p, .s, .r, .q, .s])
+    }
+
     @Test("R65: validate() warns about a state that is only ever a target, naming it")
     func validateNamesUndeclaredTarget() throws {
         let m = Machine<S, E, Void>(initial: .a) {

@@ -20,15 +20,25 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     /// in ``transitionLists`` (no array per state).
     @usableFromInline var transitions: [TransitionSpec<S, Event, Context>] = []
     @usableFromInline var transitionLists = OrdinalLists()
-    /// The attached child machines, in order of attachment, each state's a list in
-    /// ``childLists``. Not in ``StateExtras``: a state with a child and nothing else rare is
-    /// common (every place a machine is attached), and creating its extras cost thousands of
-    /// instructions of generic code (issue 16).
-    @usableFromInline var children: [AnyChildMachine<Event, Context>] = []
-    /// By child, what the emitter reads of it at a place where it is stamped again
-    /// (``ChildKey``): read from ``children``, a child was copied through its value witnesses
-    /// and its generic type's metadata looked up at every place (issue 16).
+    /// By transition, the ordinals of its targets when they are states of this level,
+    /// `targetOrdinals[targetStart[k] ..< targetEnd[k]]` (the transitions of one declaration with
+    /// several sources share a range): recorded as the targets are first mentioned, so that
+    /// preparing the transitions (``GatheredMachine``) does not look each value up again.
+    @usableFromInline var targetStart: [Int32] = []
+    @usableFromInline var targetEnd: [Int32] = []
+    @usableFromInline var targetOrdinals: [Int32] = []
+    /// The attached children, in order of attachment, each state's a list in ``childLists``:
+    /// what the emitter reads of each (``ChildKey``) and where the child is (``ChildPlace``).
+    /// Not in ``StateExtras``: a state with a child and nothing else rare is common (every place
+    /// a machine is attached), and creating its extras cost thousands of instructions of generic
+    /// code (issue 16). The children themselves are not copied here: each holds a closure whose
+    /// context is an object of its own, and a million-state chart's 100,000 copies retained and
+    /// released 100,000 objects spread over memory, a cache miss each (issue 16).
     @usableFromInline var childKeys: [ChildKey] = []
+    @usableFromInline var childPlaces: [ChildPlace] = []
+    /// The children attached inside a state's body (`Attach`), read by ``ChildPlace``; those
+    /// of ``Machine/attachments`` are read from the machine.
+    @usableFromInline var bodyChildren: [AnyChildMachine<Event, Context>] = []
     @usableFromInline var childLists = OrdinalLists()
     /// Per ordinal, an index into ``extras``, or -1.
     @usableFromInline var extrasIndex: [Int32] = []
@@ -58,18 +68,33 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     @inlinable
     static func read(_ value: inout Int) -> Int { value }
 
-    /// Appends a transition to a state's list.
+    /// Appends a transition to a state's list. Consuming, and called with the caller's last use of
+    /// `spec`: the copy the caller bound is moved into the list, not copied again and destroyed
+    /// (a retain and a release of each object it holds, issue 16).
     @inlinable
-    mutating func addTransition(_ spec: TransitionSpec<S, Event, Context>, to ordinal: Int) {
+    mutating func addTransition(
+        _ spec: __owned TransitionSpec<S, Event, Context>, to ordinal: Int, targets: Range<Int32>
+    ) {
         transitions.append(spec)
         transitionLists.append(to: ordinal)
+        targetStart.append(targets.lowerBound)
+        targetEnd.append(targets.upperBound)
     }
 
-    /// Appends an attached child to a state's list.
+    /// Appends the child of the machine's `attachments[index]`, whose key is `key`, to a state's list.
     @inlinable
-    mutating func attach(_ child: AnyChildMachine<Event, Context>, to ordinal: Int) {
-        children.append(child)
+    mutating func attach(_ key: ChildKey, attachment index: Int, to ordinal: Int) {
+        childKeys.append(key)
+        childPlaces.append(ChildPlace(attachment: index))
+        childLists.append(to: ordinal)
+    }
+
+    /// Appends a child attached in a state's body to the state's list.
+    @inlinable
+    mutating func attach(bodyChild child: AnyChildMachine<Event, Context>, to ordinal: Int) {
         childKeys.append(child.key)
+        childPlaces.append(ChildPlace(bodyChild: bodyChildren.count))
+        bodyChildren.append(child)
         childLists.append(to: ordinal)
     }
 
@@ -82,9 +107,12 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
         declared.reserveCapacity(states)
         roles.reserveCapacity(states)
         self.transitions.reserveCapacity(transitions)
+        targetStart.reserveCapacity(transitions)
+        targetEnd.reserveCapacity(transitions)
+        targetOrdinals.reserveCapacity(transitions)
         transitionLists.reserve(ordinals: states, items: transitions)
-        self.children.reserveCapacity(children)
         childKeys.reserveCapacity(children)
+        childPlaces.reserveCapacity(children)
         childLists.reserve(ordinals: states, items: children)
         extrasIndex.reserveCapacity(states)
     }
@@ -96,14 +124,17 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
         return ordinal
     }
 
-    /// Mentions the targets of a transition.
-    @inlinable
-    mutating func touchTargets(_ spec: TransitionSpec<S, Event, Context>) {
+    /// Mentions the targets of a transition; returns the range of ``targetOrdinals`` that holds
+    /// their ordinals (empty unless they are states of this level).
+    @inlinable @discardableResult
+    mutating func touchTargets(_ spec: TransitionSpec<S, Event, Context>) -> Range<Int32> {
+        let start = Int32(targetOrdinals.count)
         switch spec.target {
-        case .states(let ts): for t in ts { _ = touch(t) }
+        case .states(let ts): for i in 0..<ts.count { targetOrdinals.append(Int32(touch(ts[i]))) }
         case .dynamic: needsLookups = true
         case .none, .refs: break
         }
+        return start..<Int32(targetOrdinals.count)
     }
 
     /// Changes the rarely used declarations of a state, creating them on first use.
@@ -152,15 +183,29 @@ extension GatheredLevel {
         reserve(
             machine.elements.count + machine.attachments.count, transitions: machine.elements.count,
             children: machine.attachments.count)
-        for element in machine.elements {
-            switch element.kind {
+        // By index: a `for-in` over the elements, and over each state's body, copied every
+        // element, retaining and releasing what it holds (a body's array, a transition's targets),
+        // objects spread over memory in a large machine (issue 16).
+        let elements = machine.elements
+        for e in 0..<elements.count {
+            switch elements[e].kind {
             case .state(let s, let role, let content):
                 let o = declare(s)
                 if role != .normal { roles[o] = role }
-                for item in content { try add(item, to: o, value: s) }
+                for i in 0..<content.count { try add(content, at: i, to: o, value: s) }
             case .transition(let sources, let spec):
-                for s in sources { addTransition(spec, to: declare(s)) }
-                touchTargets(spec)
+                // The sources, then the targets: the order of first mention (rule R65).
+                if sources.count == 1 {
+                    let o = declare(sources[0])
+                    let targets = touchTargets(spec)
+                    addTransition(spec, to: o, targets: targets)
+                } else {
+                    var ordinals: [Int] = []
+                    ordinals.reserveCapacity(sources.count)
+                    for i in 0..<sources.count { ordinals.append(declare(sources[i])) }
+                    let targets = touchTargets(spec)
+                    for o in ordinals { addTransition(spec, to: o, targets: targets) }
+                }
             case .anyState(let items):
                 for item in items {
                     guard case .transition(let t) = item.kind else {
@@ -173,25 +218,28 @@ extension GatheredLevel {
                 for s in list { _ = declare(s) }
             }
         }
-        for (s, child) in machine.attachments {
-            let o = declare(s)
-            attach(child, to: o)
+        // By index, each child's key read in place: a `for-in` copied each attachment, its
+        // closure's context retained and released.
+        for a in 0..<machine.attachments.count {
+            let o = declare(machine.attachments[a].state)
+            attach(machine.attachments[a].child.key, attachment: a, to: o)
         }
     }
 
     @inlinable
-    mutating func add(_ item: StateElement<S, Event, Context>, to o: Int, value s: S) throws(ChartError) {
-        switch item.kind {
+    mutating func add(_ body: [StateElement<S, Event, Context>], at i: Int, to o: Int, value s: S) throws(ChartError) {
+        // The element is read in place: passed by value, it was copied and destroyed whole.
+        switch body[i].kind {
         case .transition(let t):
-            addTransition(t, to: o)
-            touchTargets(t)
+            let targets = touchTargets(t)
+            addTransition(t, to: o, targets: targets)
         case .entry(let a):
             if case .withNeighbour = a { needsLookups = true }
             try withExtras(o) { $0.entries.append(a) }
         case .exit(let a):
             if case .withNeighbour = a { needsLookups = true }
             try withExtras(o) { $0.exits.append(a) }
-        case .attach(let c): attach(c, to: o)
+        case .attach(let c): attach(bodyChild: c, to: o)
         case .routes(let rs):
             try withExtras(o) { $0.routes.append(contentsOf: rs) }
             for r in rs { _ = touch(r) }
@@ -285,5 +333,26 @@ struct ChildKey: Sendable {
         self.name = name
         self.history = history
         self.identity = identity
+    }
+}
+
+/// Where an attached child is: the machine's `attachments[attachment]`, or a gathered level's
+/// `bodyChildren[bodyChild]` (one of the two is -1). Not generic: an index kept beside the
+/// child's ``ChildKey``, so that the emitter reads the child itself only to walk into it.
+@usableFromInline
+struct ChildPlace: Sendable {
+    @usableFromInline let attachment: Int32
+    @usableFromInline let bodyChild: Int32
+
+    @inlinable
+    init(attachment: Int) {
+        self.attachment = Int32(attachment)
+        bodyChild = -1
+    }
+
+    @inlinable
+    init(bodyChild: Int) {
+        attachment = -1
+        self.bodyChild = Int32(bodyChild)
     }
 }

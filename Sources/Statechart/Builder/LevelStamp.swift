@@ -47,7 +47,7 @@ final class LevelStamp<Event: Hashable & Sendable, Context> {
     /// The stamp of a gathered machine, or `nil` when something it declares depends on its place.
     static func of<S>(_ gathered: GatheredMachine<S, Event, Context>) -> LevelStamp? {
         let level = gathered.level
-        guard level.children.isEmpty, level.anyState.isEmpty, !level.needsLookups, !level.values.isEmpty,
+        guard level.childKeys.isEmpty, level.anyState.isEmpty, !level.needsLookups, !level.values.isEmpty,
             gathered.repeatedName == nil
         else { return nil }
         for k in 0..<gathered.isPrepared.count where !gathered.isPrepared[k] { return nil }

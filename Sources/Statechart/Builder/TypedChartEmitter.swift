@@ -192,7 +192,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
             }
             if childCount == 1 {
                 let c = Int(g.childLists.first[o])
-                try emitChild(c, of: g.children, key: g.childKeys[c], into: node, id: id)
+                try emitChild(g.childPlaces[c], of: machine, level: g, key: g.childKeys[c], into: node, id: id)
                 onlyChild = g.childKeys[c].name ?? "region1"
             } else if childCount > 1 {
                 var c = g.childLists.first[o]
@@ -202,7 +202,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                     i += 1
                     let regionID = "\(id).\(key.name ?? "region\(i)")"
                     let region = addNode(regionID, in: node)
-                    try emitChild(Int(c), of: g.children, key: key, into: region, id: regionID)
+                    try emitChild(g.childPlaces[Int(c)], of: machine, level: g, key: key, into: region, id: regionID)
                     doneStateOfChild.append((key.name ?? "region\(i)", regionID))
                     c = g.childLists.next[Int(c)]
                 }
@@ -291,11 +291,15 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         for o in 0..<nodeOfOrdinal.count { definition.addRequestRoute(toNode: .init(Int(nodeOfOrdinal[o])), within: container) }
         // Plain loops over concrete arrays: a lazy map here ran through generic witnesses.
         var targetNodes: [Int32] = []
+        // The ordinals read from the gathered level's arrays by index: a slice of them per
+        // transition (`GatheredMachine.targets(of:)`) retained and released the array, atomic
+        // operations that waited for the store of each, a cache miss in a large chart (issue 16).
         for p in 0..<preparedAt.count {
-            let ordinals = gathered.targets(of: preparedAt[p].machine)
-            if ordinals.isEmpty { continue }
+            let k = preparedAt[p].machine
+            let start = Int(g.targetStart[k]), end = Int(g.targetEnd[k])
+            if start == end { continue }
             targetNodes.removeAll(keepingCapacity: true)
-            for o in ordinals { targetNodes.append(nodeOfOrdinal[Int(o)]) }
+            for q in start..<end { targetNodes.append(nodeOfOrdinal[Int(g.targetOrdinals[q])]) }
             definition.setTargetNodes(targetNodes, ofTransition: preparedAt[p].definition)
         }
         return ids[initialOrdinal]
@@ -336,12 +340,13 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         return valueTables[t].boxedValue(at: Int(slot - valueTables[t].slotBase))
     }
 
-    /// Emits the attached child `children[index]` into `node` and sets `node`'s initial: the
-    /// child's initial state, or a history pseudo-state whose default is that state (rule R23).
-    /// What it reads of the child is in `key`; the child itself is read only to walk into it.
-    private mutating func emitChild(
-        _ index: Int, of children: [AnyChildMachine<Event, Context>], key child: ChildKey,
-        into node: ChartDefinition<Event, Context>.Node, id: String
+    /// Emits the child attached at `place` of `machine` (gathered as `level`) into `node` and sets
+    /// `node`'s initial: the child's initial state, or a history pseudo-state whose default is
+    /// that state (rule R23). What it reads of the child is in `key`; the child itself is read
+    /// only to walk into it.
+    private mutating func emitChild<S>(
+        _ place: ChildPlace, of machine: Machine<S, Event, Context>, level: GatheredLevel<S, Event, Context>,
+        key child: ChildKey, into node: ChartDefinition<Event, Context>.Node, id: String
     ) throws(ChartError) {
         let childInitial: String
         // A machine stamped before is stamped again from what was worked out then: the generic
@@ -353,7 +358,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 unsafeDowncast(stamped.stamp, to: LevelStamp<Event, Context>.self), slotBase: known.slotBase,
                 initialOrdinal: stamped.initialOrdinal, container: node, prefix: id)
         } else {
-            childInitial = try walkChild(index, of: children, into: node, id: id)
+            childInitial = try walkChild(place, of: machine, level: level, into: node, id: id)
         }
         if child.history == .none {
             // A child that starts in its first state needs no initial: that is the default
@@ -369,11 +374,12 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
     /// Emits a child that is not stamped from the cache, walking into its machine. Out of line:
     /// reading the child from its array looks up its generic type's metadata.
     @inline(never)
-    private mutating func walkChild(
-        _ index: Int, of children: [AnyChildMachine<Event, Context>], into node: ChartDefinition<Event, Context>.Node,
-        id: String
+    private mutating func walkChild<S>(
+        _ place: ChildPlace, of machine: Machine<S, Event, Context>, level: GatheredLevel<S, Event, Context>,
+        into node: ChartDefinition<Event, Context>.Node, id: String
     ) throws(ChartError) -> String {
-        try children[index].emit(&self, node, id)
+        if place.attachment >= 0 { return try machine.attachments[Int(place.attachment)].child.emit(&self, node, id) }
+        return try level.bodyChildren[Int(place.bodyChild)].emit(&self, node, id)
     }
 
     /// A child's history pseudo-state, whose default is the child's initial state, as `node`'s
@@ -495,10 +501,6 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
     @usableFromInline let preparedDefinitions: [TransitionDefinition<Event, Context>]
     @usableFromInline let preparedOutlines: [TransitionOutline]
     @usableFromInline let isDoneOfSource: [Bool]
-    /// The ordinals of each prepared transition's targets, `targetOrdinals[targetStart[k] ..<
-    /// targetStart[k + 1]]` (none for the others): two flat arrays, not an array per transition.
-    @usableFromInline let targetStart: [Int32]
-    @usableFromInline let targetOrdinals: [Int32]
     /// How the level is stamped at each place, when nothing in it depends on the place: worked
     /// out at the first place, from the tables above.
     lazy var stamp: LevelStamp<Event, Context>? = LevelStamp.of(self)
@@ -511,7 +513,11 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
         var names: [String] = []
         names.reserveCapacity(level.values.count)
         for o in 0..<level.values.count { names.append(stateDescription(level.values[o])) }
-        self.init(level: level, names: names, repeatedName: firstRepeatedName(names), slotBase: slotBase)
+        // A level's values are distinct, and distinct integers or strings describe themselves
+        // distinctly: only other types can repeat a name (a search of 100,000 names cost a
+        // million-state chart 2 % of its build, issue 16).
+        let distinct = S.self == Int.self || S.self == String.self
+        self.init(level: level, names: names, repeatedName: distinct ? nil : firstRepeatedName(names), slotBase: slotBase)
     }
 
     @inlinable
@@ -523,48 +529,36 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
         let count = level.transitions.count
         var isPrepared: [Bool] = [], definitions: [TransitionDefinition<Event, Context>] = []
         var outlines: [TransitionOutline] = [], isDoneOfSource: [Bool] = []
-        var targetStart: [Int32] = [0], targetOrdinals: [Int32] = []
         isPrepared.reserveCapacity(count)
         definitions.reserveCapacity(count)
         outlines.reserveCapacity(count)
         isDoneOfSource.reserveCapacity(count)
-        targetStart.reserveCapacity(count + 1)
-        targetOrdinals.reserveCapacity(count)
+        // Each transition read in place, not copied: a copy retained and released every object
+        // it holds (issue 16). Its targets' ordinals were recorded as the level was gathered.
         for k in 0..<count {
-            let spec = level.transitions[k]
-            var prepared = spec.doneOfChild == nil
-            switch spec.target {
-            case .none: break
-            case .states(let ss):
-                for s in ss {
-                    guard let o = level.ordinalOf[s] else {
-                        prepared = false
-                        break
-                    }
-                    targetOrdinals.append(Int32(o))
-                }
+            var prepared = level.transitions[k].doneOfChild == nil
+            switch level.transitions[k].target {
+            case .none, .states: break
             case .refs, .dynamic: prepared = false
             }
-            if !prepared { targetOrdinals.removeSubrange(Int(targetStart[k])...) }
-            targetStart.append(Int32(targetOrdinals.count))
             // The event a `.done` of the source will have, so that the outline records a done reference.
-            let t = spec.definition(source: "")
+            let t = level.transitions[k].definition(source: "")
             isPrepared.append(prepared)
             outlines.append(TransitionOutline(t, declared: -1))
             definitions.append(t)
-            isDoneOfSource.append(spec.doneOfSource)
+            isDoneOfSource.append(level.transitions[k].doneOfSource)
         }
         self.isPrepared = isPrepared
         preparedDefinitions = definitions
         preparedOutlines = outlines
         self.isDoneOfSource = isDoneOfSource
-        self.targetStart = targetStart
-        self.targetOrdinals = targetOrdinals
     }
 
-    /// The ordinals of prepared transition `k`'s targets.
+    /// The ordinals of prepared transition `k`'s targets (``GatheredLevel/targetOrdinals``).
     @usableFromInline
-    func targets(of k: Int) -> ArraySlice<Int32> { targetOrdinals[Int(targetStart[k])..<Int(targetStart[k + 1])] }
+    func targets(of k: Int) -> ArraySlice<Int32> {
+        level.targetOrdinals[Int(level.targetStart[k])..<Int(level.targetEnd[k])]
+    }
 }
 
 /// A state value's description, its id within its level: `"\(value)"`. For the two state types
