@@ -80,6 +80,10 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
     @inlinable public var eventName: @Sendable (Event) -> String { names.eventName }
     /// The ids, the ids by name and the event names in one object, which environments share.
     @usableFromInline let names: ChartNames<Event>
+    /// Whether each state's index is the index of its node in the definition the chart was
+    /// compiled from (the compiler numbers states in document order; a definition that adds its
+    /// nodes in that order, as the typed builder does, keeps its numbering).
+    let numberedAsDeclared: Bool
 
     /// A chart from the compiler's structure and the assembled closures (see ``init(_:)``).
     ///
@@ -92,6 +96,7 @@ public final class Chart<Event: Hashable & Sendable, Context>: Sendable {
         eventName: @escaping @Sendable (Event) -> String
     ) {
         self.hasInvocations = c.invokes.contains(true)
+        self.numberedAsDeclared = c.numberedAsDeclared
         self.targetPool = c.targetPool
         c.releaseWorkingArrays()
         self.states = c.states.takeTable()

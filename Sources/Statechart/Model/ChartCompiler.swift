@@ -88,6 +88,10 @@ struct ChartCompiler {
     /// Definition node index, by state index (document order).
     @usableFromInline var order: [Int32] = []
     var newIndex: [Int32] = []
+    /// Whether every state's index is its definition node's (``order`` is the identity): the
+    /// typed builder adds its nodes in document order, and reads its tables by node index when
+    /// this holds (``Chart/numberedAsDeclared``).
+    var numberedAsDeclared = true
     /// The states by index, built in the memory that becomes the chart's table (``TableBuffer``).
     @usableFromInline var states = TableBuffer<CompiledState>(capacity: 0)
     @usableFromInline var shapes = TableBuffer<CompiledTransition>(capacity: 0)
@@ -326,6 +330,7 @@ struct ChartCompiler {
         var numbered = 0
         var n: Int32 = 0
         while n >= 0 {
+            if n != Int32(numbered) { numberedAsDeclared = false }
             newIndex[Int(n)] = Int32(numbered)
             order[numbered] = n
             numbered += 1
@@ -337,7 +342,10 @@ struct ChartCompiler {
             while n >= 0, nodes[Int(n)].nextSibling < 0 { n = n == 0 ? -1 : nodes[Int(n)].parent }
             if n >= 0 { n = nodes[Int(n)].nextSibling }
         }
-        if numbered < order.count { order.removeLast(order.count - numbered) }
+        if numbered < order.count {
+            order.removeLast(order.count - numbered)
+            numberedAsDeclared = false
+        }
     }
 
     /// Kinds, parents, subtree ranges, depths, ids; structural checks.
@@ -506,7 +514,18 @@ struct ChartCompiler {
         shapes = TableBuffer(capacity: declared.count + compoundCount + historyCount + routeContainers)
         // A target each, as most have: growing by doubling copied the pool into fresh memory.
         targetPool.reserveCapacity(declared.count + compoundCount + historyCount)
-        for i in 0..<count where !states[i].kind.isHistory {
+        // The compound and history states, listed by the one pass over every state: the passes
+        // after it read only these (two more passes over a million states' records cost 1 % of
+        // building the chart, issue 16).
+        var compounds: [Int32] = [], histories: [Int32] = []
+        compounds.reserveCapacity(compoundCount)
+        histories.reserveCapacity(historyCount)
+        for i in 0..<count {
+            if states[i].kind.isHistory {
+                histories.append(Int32(i))
+                continue
+            }
+            if states[i].kind == .compound { compounds.append(Int32(i)) }
             // Fields read one by one: binding a node or a transition copied it, with retains.
             let j = Int(order[i])
             states[i].transitionStart = Int32(shapes.count)
@@ -545,34 +564,40 @@ struct ChartCompiler {
             states[i].transitionEnd = Int32(shapes.count)
         }
         // Initial transitions of compound states (the root included).
-        for i in 0..<count where states[i].kind == .compound {
-            let n = nodes[Int(order[i])]
-            var targets: [Int32] = []
-            if let initial = n.initial {
-                if initial.isEmpty { throw .missingInitialState(i == 0 ? name : ids[i], location: n.location) }
+        for c in compounds {
+            let i = Int(c)
+            // The node's fields read in place: binding it copied it, with a retain of its id.
+            let j = Int(order[i])
+            // Targets go straight to the pool: an array of one for each default initial state
+            // was an allocation per compound state.
+            let targetStart = Int32(targetPool.count)
+            if let initial = nodes[j].initial {
+                let location = nodes[j].location
+                if initial.isEmpty { throw .missingInitialState(i == 0 ? name : ids[i], location: location) }
                 for id in initial {
-                    let t = try resolve(id, from: i, location: n.location)
+                    let t = try resolve(id, from: i, location: location)
                     guard isDescendant(t, of: Int32(i)) else {
-                        throw .invalidInitialTarget(id, of: i == 0 ? name : ids[i], location: n.location)
+                        throw .invalidInitialTarget(id, of: i == 0 ? name : ids[i], location: location)
                     }
-                    targets.append(t)
+                    targetPool.append(t)
                 }
             } else if let first = children(of: Int32(i)).first(where: { !states[Int($0)].kind.isHistory }) {
-                targets = [first]
+                targetPool.append(first)
             } else {
-                throw .missingInitialState(ids[i], location: n.location)
+                throw .missingInitialState(ids[i], location: nodes[j].location)
             }
             states[i].initialTransition = Int32(shapes.count)
-            let targetStart = pool(targets)
             shapes.append(
                 CompiledTransition(
-                    source: Int32(i), targetStart: targetStart, targetCount: Int32(targets.count), isInternal: true,
+                    source: Int32(i), targetStart: targetStart, targetCount: Int32(targetPool.count) - targetStart,
+                    isInternal: true,
                     domain: Int32(i), ordinal: 0, isPseudo: true,
                     isEventless: true, hasDynamicTargets: false, declared: -1,
                     initialOf: order[i]))
         }
         // History defaults: the declared transition, or the parent's default entry.
-        for i in 0..<count where states[i].kind.isHistory {
+        for h in histories {
+            let i = Int(h)
             let n = nodes[Int(order[i])]
             let parent = states[i].parent
             var targets: [Int32] = []
