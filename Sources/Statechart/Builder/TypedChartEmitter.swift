@@ -150,9 +150,10 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         let idOf: [S: String] = g.needsLookups ? Dictionary(uniqueKeysWithValues: zip(g.values, ids)) : [:]
         let targets = LevelTargets(ordinalOf: g.ordinalOf, ids: ids, idOf: idOf)
 
-        // Prepared transitions (their index in the definition and in the machine): once every
-        // state of the level has its node, their targets are recorded by node.
-        var preparedAt: [(definition: Int, machine: Int)] = []
+        // Prepared transitions with targets (where their target nodes go in the definition, and
+        // their index in the machine): once every state of the level has its node, their
+        // targets are recorded by node.
+        var preparedAt: [(nodes: Int, machine: Int)] = []
         preparedAt.reserveCapacity(g.transitions.count)
         // Raw values: an array of `Node`, a type nested in a generic one, looked up its metadata at each access.
         var nodeOfOrdinal: [Int32] = []
@@ -213,10 +214,13 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                 k = g.transitionLists.next[current]
                 // Most transitions were prepared once for the machine: only their ids differ here.
                 if gathered.isPrepared[current] {
-                    // Its targets are recorded by node once the level's states have theirs (below).
-                    preparedAt.append((definition.transitionCount, current))
                     definition.addPreparedTransition(
                         current, of: gathered.preparedDefinitions, outlines: gathered.preparedOutlines, doneOf: gathered.isDoneOfSource[current] ? id : nil, from: node)
+                    // Its targets are recorded by node once the level's states have theirs (below).
+                    let targetCount = Int(g.targetEnd[current] - g.targetStart[current])
+                    if targetCount > 0 {
+                        preparedAt.append((definition.reserveTargetNodesOfLastTransition(targetCount), current))
+                    }
                     continue
                 }
                 var spec = g.transitions[current]
@@ -289,18 +293,17 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         if declaresRules { levelsWithRequestRules.append(Int32(levelIndex)) }
         levels.set(level, at: levelIndex)
         for o in 0..<nodeOfOrdinal.count { definition.addRequestRoute(toNode: .init(Int(nodeOfOrdinal[o])), within: container) }
-        // Plain loops over concrete arrays: a lazy map here ran through generic witnesses.
-        var targetNodes: [Int32] = []
-        // The ordinals read from the gathered level's arrays by index: a slice of them per
+        // Plain loops over concrete arrays: a lazy map here ran through generic witnesses. The
+        // ordinals are read from the gathered level's arrays by index: a slice of them per
         // transition (`GatheredMachine.targets(of:)`) retained and released the array, atomic
-        // operations that waited for the store of each, a cache miss in a large chart (issue 16).
+        // operations that waited for the stores before them (issue 16).
         for p in 0..<preparedAt.count {
             let k = preparedAt[p].machine
-            let start = Int(g.targetStart[k]), end = Int(g.targetEnd[k])
-            if start == end { continue }
-            targetNodes.removeAll(keepingCapacity: true)
-            for q in start..<end { targetNodes.append(nodeOfOrdinal[Int(g.targetOrdinals[q])]) }
-            definition.setTargetNodes(targetNodes, ofTransition: preparedAt[p].definition)
+            var at = preparedAt[p].nodes
+            for q in Int(g.targetStart[k])..<Int(g.targetEnd[k]) {
+                definition.setTargetNode(nodeOfOrdinal[Int(g.targetOrdinals[q])], at: at)
+                at += 1
+            }
         }
         return ids[initialOrdinal]
     }

@@ -292,6 +292,8 @@ struct ChartCompiler {
     /// never end. Every other default entry goes strictly deeper, so this is the only cycle
     /// possible. An iterative depth-first search over history → history-target edges.
     private func checkHistoryDefaults() throws(ChartError) {
+        // Most large charts have no history state: no pass over every state, no table of colours.
+        if historyCount == 0 { return }
         // 0: not visited, 1: on the current path, 2: done.
         var color = [UInt8](repeating: 0, count: states.count)
         var path: [(state: Int32, next: Int)] = []

@@ -147,10 +147,17 @@ public struct ChartDefinition<Event: Hashable & Sendable, Context>: Sendable {
         self.transitions.append(t)
     }
 
-    /// Records the nodes of transition `k`'s targets (raw values), in the order of its target ids.
+    /// Makes room for the nodes (raw values) of the last transition's `count` targets, set with
+    /// ``setTargetNode(_:at:)`` in the order of its target ids; returns the first one's position.
     @inline(__always)
-    mutating func setTargetNodes(_ nodes: [Int32], ofTransition k: Int) {
-        outline.setTargetNodes(nodes, ofTransition: k)
+    mutating func reserveTargetNodesOfLastTransition(_ count: Int) -> Int {
+        outline.reserveTargetNodes(count, ofTransition: outline.transitions.count - 1)
+    }
+
+    /// Sets a target node (raw value) in the room ``reserveTargetNodesOfLastTransition(_:)`` made.
+    @inline(__always)
+    mutating func setTargetNode(_ node: Int32, at position: Int) {
+        outline.setTargetNode(node, at: position)
     }
 
     /// Appends an entry block (SCXML `<onentry>`) to a state.

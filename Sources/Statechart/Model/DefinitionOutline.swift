@@ -23,15 +23,26 @@ struct DefinitionOutline: Sendable {
     /// (see ``TransitionOutline/targetNodeStart``).
     var targetNodes: [Int32] = []
 
-    /// Records that transition `k`'s targets are `nodes`, so that compiling it looks no id up and
-    /// needs no ids (the typed builder's transitions have none, ``ChartDefinition/addPreparedTransition(_:of:outlines:doneOf:from:)``).
-    mutating func setTargetNodes(_ nodes: [Int32], ofTransition k: Int) {
+    /// Makes room for the `count` nodes of transition `k`'s targets, so that compiling it looks no
+    /// id up and needs no ids (the typed builder's transitions have none,
+    /// ``ChartDefinition/addPreparedTransition(_:of:outlines:doneOf:from:)``); returns the
+    /// position of the first, which ``setTargetNode(_:at:)`` sets once the node is known.
+    ///
+    /// Called as the transition is added, while its record is in the cache: the typed builder
+    /// knows its targets' nodes only once their level is emitted, and setting the record's start
+    /// then, a store into a record written long before, cost a cache miss per transition (2 % of
+    /// a million-state typed build, issue 16).
+    mutating func reserveTargetNodes(_ count: Int, ofTransition k: Int) -> Int {
         transitions[k].targetNodeStart = Int32(targetNodes.count)
-        targetNodes.append(Int32(nodes.count))
-        // Through a buffer: appending the array retained it, an atomic operation that waited for
-        // the store above, usually a cache miss in a large chart (2 % of a million-state typed
-        // build, issue 16).
-        nodes.withUnsafeBufferPointer { targetNodes.append(contentsOf: $0) }
+        targetNodes.append(Int32(count))
+        let first = targetNodes.count
+        targetNodes.append(contentsOf: repeatElement(-1, count: count))
+        return first
+    }
+
+    /// Sets a target node in the room ``reserveTargetNodes(_:ofTransition:)`` made.
+    mutating func setTargetNode(_ node: Int32, at position: Int) {
+        targetNodes[position] = node
     }
 
     /// Counts an `<onentry>` (`entry`) or `<onexit>` block of `node`, and notes whether it has an
