@@ -23,7 +23,8 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     /// By transition, the ordinals of its targets when they are states of this level,
     /// `targetOrdinals[targetStart[k] ..< targetEnd[k]]` (the transitions of one declaration with
     /// several sources share a range): recorded as the targets are first mentioned, so that
-    /// preparing the transitions (``GatheredMachine``) does not look each value up again.
+    /// preparing the transitions (``GatheredMachine``) does not look each value up again. The
+    /// targets of delayed and any-state transitions are recorded too, in runs no range names.
     @usableFromInline var targetStart: [Int32] = []
     @usableFromInline var targetEnd: [Int32] = []
     @usableFromInline var targetOrdinals: [Int32] = []
