@@ -208,6 +208,15 @@ public final class ScriptSession {
         }
     }
 
+    /// Reads strict JSON text as plain data, as `JSON.parse` reads it (the same nesting limit).
+    ///
+    /// - Throws: A `SyntaxError` naming the position when the text is not JSON.
+    public func parseJSON(_ text: String) throws(ScriptError) -> DataValue {
+        try interpreter.evaluation { () throws(ScriptError) in
+            try interpreter.dataValue(try interpreter.parseJSON(text))
+        }
+    }
+
     /// Evaluates a condition: ECMAScript's ToBoolean of the value.
     public func evaluateCondition(_ expression: ScriptExpression) throws(ScriptError) -> Bool {
         // The tree read in place and lent (see `ParsedForm.root`), not returned by `tree()`.

@@ -54,6 +54,48 @@ struct ECMAScriptChartTests {
         #expect(try instance.context.data.value(of: "i") == 2)
     }
 
+    @Test("R82: inline <data>, <assign> and <content> are their JSON value when they are JSON, else their text space-normalized, never an expression (SCXML B.2.2)")
+    func inlineContentIsJSONOrSpaceNormalizedText() throws {
+        let instance = try run(
+            """
+            <datamodel>
+              <data id="foo" expr="42"/>
+              <data id="list">[1, {"a": "x  y"}, true, null]</data>
+              <data id="quoted">"  two  spaces  "</data>
+              <data id="name">foo</data>
+              <data id="sum">1 + 2</data>
+              <data id="single">'text'</data>
+              <data id="spaced">
+                 this  is\t
+                 a string
+              </data>
+              <data id="assigned"/>
+              <data id="received"/>
+            </datamodel>
+            <state id="s0">
+              <onentry>
+                <assign location="assigned">
+                  several
+                   lines
+                </assign>
+                <send event="go"><content>  words   and\ttabs </content></send>
+              </onentry>
+              <transition event="go" target="s1"><assign location="received" expr="_event.data"/></transition>
+            </state>
+            <state id="s1"/>
+            """)
+        #expect(instance.activeAtomicIDs == ["s1"])
+        func value(_ name: String) throws -> DataValue? { try instance.context.data.value(of: name) }
+        #expect(try value("list") == [1, ["a": "x  y"], true, nil])
+        #expect(try value("quoted") == "  two  spaces  ")
+        #expect(try value("name") == "foo")
+        #expect(try value("sum") == "1 + 2")
+        #expect(try value("single") == "'text'")
+        #expect(try value("spaced") == "this is a string")
+        #expect(try value("assigned") == "several lines")
+        #expect(try value("received") == "words and tabs")
+    }
+
     @Test("R82, R14: a <data> that fails raises error.execution and stays undefined; the others are bound; failed content skips the rest of its block")
     func errorsAtBindingAndInContent() throws {
         let instance = try run(

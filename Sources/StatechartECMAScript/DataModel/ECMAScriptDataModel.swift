@@ -102,6 +102,14 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
         try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.evaluate(expression) }
     }
 
+    /// Reads strict JSON text as plain data, as `JSON.parse` reads it: SCXML's inline content
+    /// (`<data>`, `<assign>`, `<content>`) is its JSON value when it is JSON (SCXML B.2.2).
+    ///
+    /// - Throws: A `SyntaxError` naming the position when the text is not JSON.
+    public mutating func parseJSON(_ text: String) throws(ScriptError) -> DataValue {
+        try session().parseJSON(text)
+    }
+
     /// Evaluates a condition (ECMAScript's ToBoolean of its value).
     public mutating func evaluateCondition<Event>(_ expression: ScriptExpression, in environment: ChartEnvironment<Event>) throws(ScriptError) -> Bool {
         try withSession(environment.activeStates) { (s) throws(ScriptError) in try s.evaluateCondition(expression) }

@@ -74,4 +74,23 @@ extension String {
         }
         return String(self[first...last])
     }
+
+    /// The text space-normalized, as XML's `normalize-space` does: no white space (space, tab,
+    /// carriage return, line feed) at either end, and each run of it inside made one space.
+    /// SCXML's ECMAScript data model reads inline content that is not JSON or XML this way (B.2.2).
+    func normalizingSpace() -> String {
+        var out = ""
+        var pendingSpace = false
+        for scalar in unicodeScalars {
+            switch scalar {
+            case " ", "\t", "\n", "\r":
+                pendingSpace = !out.isEmpty
+            default:
+                if pendingSpace { out += " " }
+                pendingSpace = false
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }

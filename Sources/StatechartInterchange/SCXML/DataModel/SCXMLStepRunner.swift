@@ -162,11 +162,10 @@ enum SCXMLStepRunner {
         case .unavailable(let reason): throw ScriptError(.reference, reason)
         case .expression(let e): return try data.evaluate(e, in: environment)
         case .inline(let text):
-            // A value written as an expression (`[1, 2]`, `{"a": 1}`, `42`, `'text'`) is that value; other
-            // text is a string. An inline value never fails.
-            let e = ScriptExpression(text)
-            guard e.syntaxError == nil else { return .string(text) }
-            return (try? data.evaluate(e, in: environment)) ?? .string(text)
+            // SCXML B.2.2: JSON text (`[1, 2]`, `{"a": 1}`, `42`, `"text"`) is its value; any other
+            // text is a space-normalized string, never an expression to evaluate (`foo` is the
+            // string "foo", whatever a variable `foo` holds). An inline value never fails.
+            return (try? data.parseJSON(text)) ?? .string(text.normalizingSpace())
         }
     }
 
