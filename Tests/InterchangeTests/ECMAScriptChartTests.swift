@@ -96,6 +96,28 @@ struct ECMAScriptChartTests {
         #expect(try value("received") == "words and tabs")
     }
 
+    @Test("R82, R83: XML in <data> and in a sent <content> is a DOM object to scripts (W3C 557, 561)")
+    func xmlDataIsADOM() throws {
+        let instance = try run(
+            """
+            <datamodel>
+              <data id="shelf"><books xmlns=""><book title="title1"/><book title="title2"/></books></data>
+              <data id="seen"/>
+            </datamodel>
+            <state id="s0">
+              <onentry>
+                <send event="books"><content><books xmlns=""><book title="sent"/></books></content></send>
+              </onentry>
+              <transition event="books" cond="shelf.getElementsByTagName('book')[0].getAttribute('title') == 'title1'" target="s1">
+                <assign location="seen" expr="_event.data.getElementsByTagName('book')[0].getAttribute('title')"/>
+              </transition>
+            </state>
+            <state id="s1"/>
+            """)
+        #expect(instance.activeAtomicIDs == ["s1"])
+        #expect(try instance.context.data.value(of: "seen") == "sent")
+    }
+
     @Test("R82, R14: a <data> that fails raises error.execution and stays undefined; the others are bound; failed content skips the rest of its block")
     func errorsAtBindingAndInContent() throws {
         let instance = try run(

@@ -38,6 +38,30 @@ struct ExternalSourceTests {
         #expect(instance.activeAtomicIDs == ["pass"])
     }
 
+    @Test("R84, R82: a <data src> file of XML is XML data, read by its DOM; a file of other text is a space-normalized string")
+    func xmlAndTextFiles() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "<?xml version=\"1.0\"?>\n<books><book title=\"one\"/><book title=\"two\"/></books>\n"
+            .write(to: dir.appendingPathComponent("books.xml"), atomically: true, encoding: .utf8)
+        try "\n  several   words\n on lines \n".write(to: dir.appendingPathComponent("words.txt"), atomically: true, encoding: .utf8)
+        let file = dir.appendingPathComponent("chart.scxml")
+        try chart(
+            """
+            <datamodel><data id="books" src="books.xml"/><data id="words" src="file:words.txt"/></datamodel>
+            <state id="s0">
+              <transition cond="books.getElementsByTagName('book')[1].getAttribute('title') === 'two' &amp;&amp; words === 'several words on lines'" target="pass"/>
+              <transition target="fail"/>
+            </state>
+            <final id="pass"/>
+            <final id="fail"/>
+            """
+        ).write(to: file, atomically: true, encoding: .utf8)
+        var instance = ChartInstance(chart: try SCXMLDocument.load(contentsOf: file), context: SCXMLContext())
+        try instance.start()
+        #expect(instance.activeAtomicIDs == ["pass"])
+    }
+
     @Test("R84: a <script src> that cannot be read refuses the document, naming it; a <data src> raises error.execution when bound")
     func unreadableSources() throws {
         let dir = try directory()

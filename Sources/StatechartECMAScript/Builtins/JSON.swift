@@ -26,7 +26,7 @@ extension Interpreter {
         case .string(let s): writeQuoted(s, &out)
         case .object(let o):
             if o.isCallable { return false }
-            if case .xml(let text) = o.storage {
+            if let text = o.xmlText {
                 writeQuoted(text, &out)
                 return true
             }

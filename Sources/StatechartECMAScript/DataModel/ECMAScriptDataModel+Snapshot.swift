@@ -81,7 +81,7 @@ extension Interpreter {
             for (i, e) in elements.enumerated() {
                 if let p = functionPath(in: e, at: "\(path)[\(i)]", visiting: &visiting) { return p }
             }
-        case .xml:
+        case .xml, .xmlNode:
             break
         default:
             for key in o.ownKeys {

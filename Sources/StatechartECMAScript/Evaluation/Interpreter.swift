@@ -126,6 +126,10 @@ final class Interpreter {
                     stack.append(contentsOf: a)
                 }
                 if case .xml(let x) = o.storage { total += x.utf8.count }
+                // A tree is counted with its document (about twice its markup), once.
+                if case .xmlNode(_, let d) = o.storage, seen.insert(ObjectIdentifier(d)).inserted {
+                    total += 2 * d.source.utf8.count
+                }
                 for k in o.ownKeys where !o.isArray || Int(k) == nil {
                     total += 32 + k.utf8.count
                     if let value = o.own(k) { stack.append(value) }

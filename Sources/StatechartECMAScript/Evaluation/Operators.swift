@@ -38,7 +38,7 @@ extension Interpreter {
                 return result
             }
         }
-        if case .xml(let text) = o.storage { return .string(text) }
+        if let text = o.xmlText { return .string(text) }
         return .string(o.defaultString)
     }
 

@@ -55,14 +55,18 @@ extension Interpreter {
                 }
             case .xml(let text):
                 if name == "length" { return .number(Double(text.utf16.count)) }
-                return o.lookup(name) ?? method(objectMethods, name, receiver: value)
+                if let v = o.lookup(name) { return v }
+                return try domMember(of: o, name, receiver: value, line: line) ?? method(objectMethods, name, receiver: value)
+            case .xmlNode:
+                if let v = o.lookup(name) { return v }
+                return try domMember(of: o, name, receiver: value, line: line) ?? method(objectMethods, name, receiver: value)
             case .plain, .error:
                 return o.lookup(name) ?? method(objectMethods, name, receiver: value)
             }
         }
     }
 
-    private func method(_ table: [String: BuiltinMethod], _ name: String, receiver: ScriptValue) -> ScriptValue {
+    func method(_ table: [String: BuiltinMethod], _ name: String, receiver: ScriptValue) -> ScriptValue {
         guard let body = table[name] ?? objectMethods[name] else { return .undefined }
         return .object(track(ScriptObject(.function(.boundNative(name: name, receiver: receiver, body)))))
     }

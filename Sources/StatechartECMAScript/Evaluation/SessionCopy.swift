@@ -81,6 +81,8 @@ private struct HeapCopier {
         case .function(.boundNative(let name, let receiver, let body)):
             new.storage = .function(.boundNative(name: name, receiver: value(receiver), body))
         case .xml(let markup): new.storage = .xml(markup)
+        // Nodes never change: the copy shares the tree.
+        case .xmlNode(let node, let document): new.storage = .xmlNode(node, document: document)
         case .error: new.storage = .error
         }
         for key in old.keys {

@@ -46,7 +46,8 @@ extension Interpreter {
         case .string(let s): return .string(s)
         case .object(let o):
             if o.isCallable { throw ScriptError(.conversion, "a function is not plain data") }
-            if case .xml(let x) = o.storage { return .xml(x) }
+            if case .xmlNode(let node, _) = o.storage, node.kind == .text { return .string(node.text) }
+            if let x = o.xmlText { return .xml(x) }
             let id = ObjectIdentifier(o)
             if path.contains(id) { throw ScriptError(.conversion, "a cyclic structure is not plain data") }
             if path.count >= limits.maximumDataNesting {

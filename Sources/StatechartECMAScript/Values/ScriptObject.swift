@@ -7,8 +7,11 @@ final class ScriptObject {
         case plain
         case array([ScriptValue])
         case function(FunctionKind)
-        /// Markup kept verbatim (SCXML `<content>` with child elements).
+        /// Markup kept verbatim (SCXML `<content>` with child elements), until a script reads a
+        /// DOM member of it (``xmlNode(_:document:)``).
         case xml(String)
+        /// A node of an XML value's DOM, with the document that keeps its tree alive (``XMLNode``).
+        case xmlNode(XMLNode, document: XMLNode)
         /// An `Error` object made by `new Error(…)` or by the interpreter.
         case error
     }
@@ -133,6 +136,16 @@ final class ScriptObject {
         return keys
     }
 
+    /// What an XML value or node is as a string and as data: the value's markup, an element's
+    /// markup, a text node's characters; `nil` for any other object.
+    var xmlText: String? {
+        switch storage {
+        case .xml(let text): return text
+        case .xmlNode(let node, _): return node.kind == .text ? node.text : node.markup
+        default: return nil
+        }
+    }
+
     var defaultString: String {
         switch storage {
         case .plain: return "[object Object]"
@@ -140,7 +153,7 @@ final class ScriptObject {
         case .function(.script(let f, _)): return f.source
         case .function(.native(let name, _)), .function(.boundNative(let name, _, _)):
             return "function \(name)() { [native code] }"
-        case .xml(let text): return text
+        case .xml, .xmlNode: return xmlText ?? ""
         case .error:
             let name = lookup("name")?.displayString ?? "Error"
             let message = lookup("message")?.displayString ?? ""

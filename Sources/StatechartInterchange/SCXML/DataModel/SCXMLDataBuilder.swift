@@ -51,7 +51,11 @@ struct SCXMLDataBuilder {
             case (nil, let src?, true):
                 // Read when the chart loads; one that cannot be read is error.execution when bound (SCXML 5.3).
                 switch sources.read(src) {
-                case .success(let content): value = .inline(content.trimmingWhitespace())
+                case .success(let content):
+                    // A file of XML is XML data (a DOM in scripts, SCXML B.2.2); any other, a value
+                    // like inline content.
+                    let trimmed = content.trimmingWhitespace()
+                    value = trimmed.hasPrefix("<") ? .markup(trimmed) : .inline(trimmed)
                 case .failure(let reason): value = .unavailable("'\(src)' \(reason)")
                 }
             case (nil, nil, false): value = e.markup.isEmpty ? .inline(text) : .markup(text)
