@@ -8,6 +8,8 @@
 # test/w3c/manifest.xml (the tests are public; they are not part of this repository). A test
 # passes when `statechart run testN.scxml +100s`, run in W3C_DIR, ends in the top-level final
 # state `pass` (Docs/DataModel.md). Prints one line per failing test, then "N passed, M failed".
+# With W3C_CONFORMANCE=optional it runs the optional automated tests instead (those of the XPath
+# data model are not in the ECMAScript folder: they are reported missing).
 set -euo pipefail
 dir="${1:?usage: Scripts/w3c.sh W3C_DIR [STATECHART_BINARY]}"
 binary="${2:-$(cd "$(dirname "$0")/.." && swift build -c release --product statechart >/dev/null && swift build -c release --show-bin-path)/statechart}"
@@ -16,10 +18,11 @@ manifest="$dir/manifest.xml"
 [ -f "$manifest" ] || manifest="$dir/../manifest.xml"
 [ -f "$manifest" ] || { echo "no manifest.xml in $dir or its parent" >&2; exit 2; }
 passed=0; failed=0
-for id in $(python3 - "$manifest" <<'PY'
+conformance="${W3C_CONFORMANCE:-mandatory}"
+for id in $(python3 - "$manifest" "$conformance" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
-for m in re.finditer(r'<test id="[^"]+" conformance="mandatory" manual="false">\s*<start uri="([^"]+)"', text):
+for m in re.finditer(r'<test id="[^"]+" conformance="' + sys.argv[2] + r'" manual="false">\s*<start uri="([^"]+)"', text):
     print(m.group(1).split('/')[-1].rsplit('.', 1)[0])
 PY
 ); do
