@@ -28,6 +28,10 @@ struct GatheredLevel<S: Hashable & Sendable, Event: Hashable & Sendable, Context
     @usableFromInline var targetStart: [Int32] = []
     @usableFromInline var targetEnd: [Int32] = []
     @usableFromInline var targetOrdinals: [Int32] = []
+
+    /// Where transition `k`'s target ordinals are in ``targetOrdinals``.
+    @inlinable
+    func targetRange(of k: Int) -> Range<Int> { Int(targetStart[k])..<Int(targetEnd[k]) }
     /// The attached children, in order of attachment, each state's a list in ``childLists``:
     /// what the emitter reads of each (``ChildKey``) and where the child is (``ChildPlace``).
     /// Not in ``StateExtras``: a state with a child and nothing else rare is common (every place

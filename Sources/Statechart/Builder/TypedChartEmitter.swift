@@ -217,7 +217,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
                     definition.addPreparedTransition(
                         current, of: gathered.preparedDefinitions, outlines: gathered.preparedOutlines, doneOf: gathered.isDoneOfSource[current] ? id : nil, from: node)
                     // Its targets are recorded by node once the level's states have theirs (below).
-                    let targetCount = Int(g.targetEnd[current] - g.targetStart[current])
+                    let targetCount = g.targetRange(of: current).count
                     if targetCount > 0 {
                         preparedAt.append((definition.reserveTargetNodesOfLastTransition(targetCount), current))
                     }
@@ -300,7 +300,7 @@ struct TypedChartEmitter<Event: Hashable & Sendable, Context> {
         for p in 0..<preparedAt.count {
             let k = preparedAt[p].machine
             var at = preparedAt[p].nodes
-            for q in Int(g.targetStart[k])..<Int(g.targetEnd[k]) {
+            for q in g.targetRange(of: k) {
                 definition.setTargetNode(nodeOfOrdinal[Int(g.targetOrdinals[q])], at: at)
                 at += 1
             }
@@ -560,7 +560,7 @@ final class GatheredMachine<S: Hashable & Sendable, Event: Hashable & Sendable, 
     /// The ordinals of prepared transition `k`'s targets (``GatheredLevel/targetOrdinals``).
     @usableFromInline
     func targets(of k: Int) -> ArraySlice<Int32> {
-        level.targetOrdinals[Int(level.targetStart[k])..<Int(level.targetEnd[k])]
+        level.targetOrdinals[level.targetRange(of: k)]
     }
 }
 
