@@ -48,6 +48,11 @@ import Testing
 
     @Test("R82: a node is its markup as a string and as data; a text node its characters; the value itself its markup as held")
     func nodesAreTheirMarkup() throws {
+        let spaced = try session("<a v=\"1\t2\n3\" w=\"&#9;&#10;&#13;\">x\r\ny\rz</a>")
+        #expect(try eval("doc.documentElement.getAttribute('v')", in: spaced) == "1 2 3")
+        #expect(try eval("doc.documentElement.getAttribute('w')", in: spaced) == "\t\n\r")
+        #expect(try eval("doc.documentElement.textContent", in: spaced) == "x\ny\nz")
+        #expect(try eval("String(doc.documentElement)", in: spaced) == "<a v=\"1 2 3\" w=\"&#9;&#10;&#13;\">x\ny\nz</a>")
         let s = try session("<a k=\"1 &lt; 2\"><b>x &amp; y</b><c/></a>")
         #expect(try eval("String(doc.documentElement.firstChild)", in: s) == "<b>x &amp; y</b>")
         #expect(try eval("doc.documentElement", in: s) == .xml("<a k=\"1 &lt; 2\"><b>x &amp; y</b><c/></a>"))
@@ -90,7 +95,8 @@ import Testing
         let pieces = [
             "<a>", "</a>", "<b k=\"v\">", "</b>", "<c/>", "text", " ", "&amp;", "&lt;", "&#65;", "&#x42;", "&bad;", "&",
             "<![CDATA[x<y]]>", "<!-- note -->", "<?pi x?>", "<d k='1' j=\"2\"/>", "<", ">", "\"", "'", "=", "/", "<!DOCTYPE a>",
-            "<e:f xmlns:e=\"urn:e\">", "</e:f>", "]]>", "<a k=\"1\" k=\"2\">",
+            "<e:f xmlns:e=\"urn:e\">", "</e:f>", "]]>", "<a k=\"1\" k=\"2\">", "<g v=\"a\tb\nc\r\nd\"/>", "<h v='&#10;&#9;&#13;'/>",
+            "\r\n", "\r", "&#13;",
         ]
         var seed: UInt64 = 0x5EED
         func next(_ n: Int) -> Int {

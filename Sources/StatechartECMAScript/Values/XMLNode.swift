@@ -118,6 +118,11 @@ final class XMLNode {
         }
     }
 
+    /// `text` escaped for character data, or for an attribute value in double quotes (`quote`).
+    /// White space a reader would normalize is written as a reference (a raw tab or line feed in a
+    /// value reads back as a space, a raw carriage return as a line feed), so that what is written
+    /// reads back the same. The SCXML exporter escapes the same way; the interpreter depends on
+    /// nothing of the loader, so it has its own.
     static func escaped(_ text: String, quote: Bool) -> String {
         var out = ""
         for c in text.unicodeScalars {
@@ -125,7 +130,10 @@ final class XMLNode {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
+            case "\r": out += "&#13;"
             case "\"" where quote: out += "&quot;"
+            case "\n" where quote: out += "&#10;"
+            case "\t" where quote: out += "&#9;"
             default: out.unicodeScalars.append(c)
             }
         }

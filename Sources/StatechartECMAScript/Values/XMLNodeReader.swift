@@ -88,7 +88,8 @@ struct XMLNodeReader {
         }
     }
 
-    /// Character data up to the next `<` (or `quote`), references resolved.
+    /// Character data up to the next `<` (or `quote`), references resolved; as XML reads them,
+    /// line ends are line feeds, and in an attribute value (`quote`) raw white space is a space.
     private mutating func characters(until quote: UInt8? = nil) -> String? {
         var out: [UInt8] = []
         while position < bytes.count {
@@ -96,6 +97,16 @@ struct XMLNodeReader {
             if b == UInt8(ascii: "<") { if quote == nil { break } else { return nil } }
             if b == quote { break }
             position += 1
+            if b == 0x0D {
+                // CR LF and a lone CR are one line feed.
+                if position < bytes.count, bytes[position] == 0x0A { position += 1 }
+                out.append(quote == nil ? 0x0A : 0x20)
+                continue
+            }
+            if quote != nil, b == 0x0A || b == 0x09 {
+                out.append(0x20)
+                continue
+            }
             guard b == UInt8(ascii: "&") else {
                 out.append(b)
                 continue
