@@ -118,6 +118,28 @@ struct ECMAScriptChartTests {
         #expect(try instance.context.data.value(of: "seen") == "sent")
     }
 
+    @Test("R82: a <send> of another event processor needs no event attribute (SCXML 6.2): the document loads, and sending it is error.execution naming the processor")
+    func sendOfAnotherProcessorWithoutEvent() throws {
+        let instance = try run(
+            """
+            <datamodel><data id="reason"/></datamodel>
+            <state id="s0">
+              <onentry>
+                <send type="http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor" target="http://localhost:1/">
+                  <param name="_scxmleventname" expr="'test'"/>
+                </send>
+              </onentry>
+              <transition event="error.execution" cond="_event.data.reason.indexOf('BasicHTTPEventProcessor') >= 0" target="s1"/>
+            </state>
+            <state id="s1">
+              <onentry><send typeexpr="'scxml'"/></onentry>
+              <transition event="error.execution" cond="_event.data.reason.indexOf('without an event name') >= 0" target="pass"/>
+            </state>
+            <final id="pass"/>
+            """)
+        #expect(instance.activeAtomicIDs == ["pass"])
+    }
+
     @Test("R82, R14: a <data> that fails raises error.execution and stays undefined; the others are bound; failed content skips the rest of its block")
     func errorsAtBindingAndInContent() throws {
         let instance = try run(

@@ -128,6 +128,9 @@ struct LoaderErrorTests {
         #expect(
             loadError(document("<state id=\"a\">\n  <onexit><send/></onexit>\n</state>"))
                 == .missingAttribute("event", element: "send", line: 3))
+        #expect(
+            loadError(document("<state id=\"a\">\n  <onexit><send type=\"scxml\" target=\"#_internal\"/></onexit>\n</state>"))
+                == .missingAttribute("event", element: "send", line: 3))
         let initial = document(
             "<state id=\"a\">\n  <initial>\n    <transition/>\n  </initial>\n  <state id=\"b\"/>\n</state>")
         #expect(loadError(initial) == .missingAttribute("target", element: "transition", line: 4))

@@ -194,7 +194,16 @@ struct SCXMLStepCompiler {
             default: break
             }
         }
-        if send.event == nil && send.content == nil {
+        // SCXML 6.2: a send to SCXML's own event processor (the default) names its event; one of
+        // another type (Basic HTTP names it in a parameter) need not, and one whose type is an
+        // expression is only known when it runs. Those load, and fail when they run if they must.
+        let ownProcessor: Bool
+        switch send.type {
+        case nil: ownProcessor = true
+        case .literal(let type)?: ownProcessor = SCXMLSchema.sendTypes.contains(type)
+        case .expression?: ownProcessor = false
+        }
+        if ownProcessor && send.event == nil && send.content == nil {
             throw .missingAttribute("event", element: e.name, line: line)
         }
         if send.content != nil && (!send.params.isEmpty || !send.namelist.isEmpty) {
