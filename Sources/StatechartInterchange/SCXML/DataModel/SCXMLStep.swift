@@ -55,8 +55,8 @@ enum SCXMLValue: Sendable {
 /// What `<assign>` or `<data>` assigns: an expression, or the element's inline content.
 enum SCXMLAssignedValue: Sendable {
     case expression(ScriptExpression)
-    /// Inline text: a value written as an expression (`[1, 2]`, `{"a": 1}`, `42`) is that value;
-    /// anything else is the text itself, as a string.
+    /// Inline text: JSON text (`[1, 2]`, `{"a": 1}`, `42`) is its value; anything else is the
+    /// text space-normalized, as a string (SCXML B.2.2).
     case inline(String)
     /// Child elements: an XML value (``DataValue/xml(_:)``), such as a document to invoke.
     case markup(String)
