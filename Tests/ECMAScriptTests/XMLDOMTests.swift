@@ -125,6 +125,16 @@ import Testing
         #expect(read > 100)
     }
 
+    @Test("R82: reading a DOM, and every node object made from it, is charged to the session's memory budget")
+    func domIsChargedToTheBudget() throws {
+        let session = ScriptSession(limits: ScriptLimits(maximumMemory: 1 << 20))
+        try session.declare("doc", .xml("<r>" + String(repeating: "<a/>", count: 20_000) + "</r>"))
+        // 20,000 elements of 4 bytes each: the markup is 80 KB, the node objects far more.
+        #expect(try eval("doc.documentElement.childElementCount", in: session) == 20_000)
+        #expect(failure("doc.getElementsByTagName('a')", in: session)?.kind == .memoryBudget)
+        #expect(failure("doc.documentElement.childNodes", in: session)?.kind == .memoryBudget)
+    }
+
     @Test("R82: the DOM has no setters: setAttribute is not a function, and a node's own members are its script's")
     func readOnly() throws {
         let s = try session("<a/>")

@@ -21,12 +21,12 @@ extension Interpreter {
         default:
             return nil
         }
-        func object(_ n: XMLNode?) -> ScriptValue {
+        func object(_ n: XMLNode?) throws(ScriptError) -> ScriptValue {
             guard let n else { return .null }
-            return .object(track(ScriptObject(.xmlNode(n, document: document))))
+            return try nodeObject(n, of: document, line: line)
         }
         func list(_ nodes: [XMLNode]) throws(ScriptError) -> ScriptValue {
-            try makeArray(nodes.map { object($0) }, line: line)
+            try nodeList(nodes, of: document, line: line)
         }
         switch name {
         case "nodeType": return .number(node.kind == .element ? 1 : node.kind == .text ? 3 : 9)
@@ -41,18 +41,37 @@ extension Interpreter {
             return .string(String(node.name[..<colon]))
         case "nodeValue", "data": return node.kind == .text ? .string(node.text) : .null
         case "textContent": return node.kind == .document ? .null : .string(node.textContent)
-        case "parentNode": return object(node.parent)
-        case "ownerDocument": return node.kind == .document ? .null : object(document)
-        case "documentElement": return node.kind == .document ? object(node.elementChildren.first) : .undefined
+        case "parentNode": return try object(node.parent)
+        case "ownerDocument": return node.kind == .document ? .null : try object(document)
+        case "documentElement": return node.kind == .document ? try object(node.elementChildren.first) : .undefined
         case "childNodes": return try list(node.children)
         case "children": return try list(node.elementChildren)
         case "childElementCount": return .number(Double(node.elementChildren.count))
-        case "firstChild": return object(node.children.first)
-        case "lastChild": return object(node.children.last)
-        case "firstElementChild": return object(node.elementChildren.first)
-        case "lastElementChild": return object(node.elementChildren.last)
+        case "firstChild": return try object(node.children.first)
+        case "lastChild": return try object(node.children.last)
+        case "firstElementChild": return try object(node.elementChildren.first)
+        case "lastElementChild": return try object(node.elementChildren.last)
         default: return domMethods[name] == nil ? nil : method(domMethods, name, receiver: receiver)
         }
+    }
+}
+
+extension Interpreter {
+    /// A script object of `node`, holding `document`, charged to the memory budget like any object.
+    func nodeObject(_ node: XMLNode, of document: XMLNode, line: Int) throws(ScriptError) -> ScriptValue {
+        try charge(64, line: line)
+        return .object(track(ScriptObject(.xmlNode(node, document: document))))
+    }
+
+    /// An array of script objects of `nodes` (`childNodes`, `getElementsByTagName`), charged at
+    /// once before any is made: objects charged one by one are not yet reachable when the budget
+    /// is measured again, so their charges would not add up.
+    func nodeList(_ nodes: [XMLNode], of document: XMLNode, line: Int) throws(ScriptError) -> ScriptValue {
+        try charge(64 * nodes.count, line: line)
+        var objects: [ScriptValue] = []
+        objects.reserveCapacity(nodes.count)
+        for n in nodes { objects.append(.object(track(ScriptObject(.xmlNode(n, document: document))))) }
+        return try makeArray(objects, line: line)
     }
 }
 
@@ -84,8 +103,7 @@ let domMethods: [String: BuiltinMethod] = [
         let n = try node(this, "getElementsByTagName")
         let name = try i.toStringValue(a[argument: 0], line: 0)
         guard let document = document(this) else { return .undefined }
-        let found = n.descendants(named: name).map { ScriptValue.object(i.track(ScriptObject(.xmlNode($0, document: document)))) }
-        return try i.makeArray(found, line: 0)
+        return try i.nodeList(n.descendants(named: name), of: document, line: 0)
     },
     "getAttribute": { (i, this, a) throws(ScriptError) in
         let n = try node(this, "getAttribute")
