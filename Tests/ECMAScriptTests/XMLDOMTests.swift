@@ -44,6 +44,12 @@ import Testing
         #expect(try eval("doc.documentElement.childNodes.length", in: s) == 4)
         #expect(try eval("doc.documentElement.firstChild.tagName", in: s) == "book")
         #expect(try eval("doc.getElementsByTagName('nothing').length", in: s) == 0)
+        #expect(try eval("doc.documentElement.firstChild.nextSibling.nodeType", in: s) == 3)
+        #expect(try eval("doc.documentElement.firstChild.nextElementSibling.getAttribute('title')", in: s) == "title2")
+        #expect(try eval("doc.documentElement.lastChild.previousElementSibling.tagName", in: s) == "book")
+        #expect(try eval("doc.documentElement.lastChild.previousSibling.nodeName", in: s) == "book")
+        #expect(try eval("doc.documentElement.lastChild.nextSibling", in: s) == .null)
+        #expect(try eval("doc.documentElement.nextSibling", in: s) == .null)
     }
 
     @Test("R82: a node is its markup as a string and as data; a text node its characters; the value itself its markup as held")

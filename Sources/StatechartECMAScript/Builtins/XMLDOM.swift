@@ -51,6 +51,10 @@ extension Interpreter {
         case "lastChild": return try object(node.children.last)
         case "firstElementChild": return try object(node.elementChildren.first)
         case "lastElementChild": return try object(node.elementChildren.last)
+        case "nextSibling": return try object(node.sibling(after: true, elementsOnly: false))
+        case "previousSibling": return try object(node.sibling(after: false, elementsOnly: false))
+        case "nextElementSibling": return try object(node.sibling(after: true, elementsOnly: true))
+        case "previousElementSibling": return try object(node.sibling(after: false, elementsOnly: true))
         default: return domMethods[name] == nil ? nil : method(domMethods, name, receiver: receiver)
         }
     }
@@ -80,7 +84,8 @@ extension Interpreter {
 let domMemberNames = Set([
     "nodeType", "nodeName", "tagName", "localName", "prefix", "nodeValue", "data", "textContent", "parentNode",
     "ownerDocument", "documentElement", "childNodes", "children", "childElementCount", "firstChild", "lastChild",
-    "firstElementChild", "lastElementChild",
+    "firstElementChild", "lastElementChild", "nextSibling", "previousSibling", "nextElementSibling",
+    "previousElementSibling",
 ]).union(domMethods.keys)
 
 /// The node a DOM method was called on.

@@ -51,6 +51,17 @@ final class XMLNode {
     /// The element children, in document order.
     var elementChildren: [XMLNode] { children.filter { $0.kind == .element } }
 
+    /// The node after this one (`after`) or before it among its parent's children — the next
+    /// element only, with `elementsOnly` — or `nil`.
+    func sibling(after: Bool, elementsOnly: Bool) -> XMLNode? {
+        guard let siblings = parent?.children, var i = siblings.firstIndex(where: { $0 === self }) else { return nil }
+        while true {
+            i += after ? 1 : -1
+            guard siblings.indices.contains(i) else { return nil }
+            if !elementsOnly || siblings[i].kind == .element { return siblings[i] }
+        }
+    }
+
     /// The value of the attribute named `name`, or `nil`.
     func attribute(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
 
