@@ -158,19 +158,19 @@ struct XMLNodeReader {
         return position > start
     }
 
-    private func starts(with text: String) -> Bool {
-        let t = Array(text.utf8)
+    private func starts(with text: StaticString) -> Bool {
+        let t = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
         return bytes.count - position >= t.count && bytes[position..<position + t.count].elementsEqual(t)
     }
 
-    private mutating func expect(_ text: String) -> Bool {
+    private mutating func expect(_ text: StaticString) -> Bool {
         guard starts(with: text) else { return false }
-        position += text.utf8.count
+        position += text.utf8CodeUnitCount
         return true
     }
 
     /// Moves past the next `end`; `false` when there is none.
-    private mutating func skip(past end: String) -> Bool {
+    private mutating func skip(past end: StaticString) -> Bool {
         while position < bytes.count {
             if expect(end) { return true }
             position += 1
