@@ -17,36 +17,37 @@ struct ExternalSourceTests {
         document(body, rootAttributes: " datamodel=\"ecmascript\"")
     }
 
+    /// Writes `files` (name, text) and a chart of `body` in `dir`, loads the chart from its file,
+    /// starts it and returns its active atomic states.
+    private func started(_ body: String, in dir: URL, files: [(String, String)]) throws -> [String] {
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let file = dir.appendingPathComponent("chart.scxml")
+        try chart(body).write(to: file, atomically: true, encoding: .utf8)
+        var instance = ChartInstance(chart: try SCXMLDocument.load(contentsOf: file), context: SCXMLContext())
+        try instance.start()
+        return instance.activeAtomicIDs
+    }
+
     @Test("R84: <script src> and <data src> are read relative to the chart's file (a path or a file: URL)")
     func readRelativeToTheChart() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try "function twice(x) { return 2 * x; }".write(to: dir.appendingPathComponent("lib.js"), atomically: true, encoding: .utf8)
-        try "{\"answer\": 21}".write(to: dir.appendingPathComponent("data.json"), atomically: true, encoding: .utf8)
-        let file = dir.appendingPathComponent("chart.scxml")
-        try chart(
+        let active = try started(
             """
             <datamodel><data id="d" src="file:data.json"/></datamodel>
             <script src="lib.js"/>
             <state id="s0"><transition cond="twice(d.answer) === 42" target="pass"/><transition target="fail"/></state>
             <final id="pass"/>
             <final id="fail"/>
-            """
-        ).write(to: file, atomically: true, encoding: .utf8)
-        var instance = ChartInstance(chart: try SCXMLDocument.load(contentsOf: file), context: SCXMLContext())
-        try instance.start()
-        #expect(instance.activeAtomicIDs == ["pass"])
+            """, in: dir, files: [("lib.js", "function twice(x) { return 2 * x; }"), ("data.json", "{\"answer\": 21}")])
+        #expect(active == ["pass"])
     }
 
     @Test("R84, R82: a <data src> file of XML is XML data, read by its DOM; a file of other text is a space-normalized string")
     func xmlAndTextFiles() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try "<?xml version=\"1.0\"?>\n<books><book title=\"one\"/><book title=\"two\"/></books>\n"
-            .write(to: dir.appendingPathComponent("books.xml"), atomically: true, encoding: .utf8)
-        try "\n  several   words\n on lines \n".write(to: dir.appendingPathComponent("words.txt"), atomically: true, encoding: .utf8)
-        let file = dir.appendingPathComponent("chart.scxml")
-        try chart(
+        let active = try started(
             """
             <datamodel><data id="books" src="books.xml"/><data id="words" src="file:words.txt"/></datamodel>
             <state id="s0">
@@ -55,11 +56,12 @@ struct ExternalSourceTests {
             </state>
             <final id="pass"/>
             <final id="fail"/>
-            """
-        ).write(to: file, atomically: true, encoding: .utf8)
-        var instance = ChartInstance(chart: try SCXMLDocument.load(contentsOf: file), context: SCXMLContext())
-        try instance.start()
-        #expect(instance.activeAtomicIDs == ["pass"])
+            """, in: dir,
+            files: [
+                ("books.xml", "<?xml version=\"1.0\"?>\n<books><book title=\"one\"/><book title=\"two\"/></books>\n"),
+                ("words.txt", "\n  several   words\n on lines \n"),
+            ])
+        #expect(active == ["pass"])
     }
 
     @Test("R84: a <script src> that cannot be read refuses the document, naming it; a <data src> raises error.execution when bound")
