@@ -53,11 +53,8 @@ extension Interpreter {
                 default:
                     return method(functionMethods, name, receiver: value)
                 }
-            case .xml(let text):
-                if name == "length" { return .number(Double(text.utf16.count)) }
-                if let v = o.lookup(name) { return v }
-                return try domMember(of: o, name, receiver: value, line: line) ?? method(objectMethods, name, receiver: value)
-            case .xmlNode:
+            case .xml, .xmlNode:
+                if case .xml(let text) = o.storage, name == "length" { return .number(Double(text.utf16.count)) }
                 if let v = o.lookup(name) { return v }
                 return try domMember(of: o, name, receiver: value, line: line) ?? method(objectMethods, name, receiver: value)
             case .plain, .error:
