@@ -38,6 +38,7 @@ extension Interpreter {
         builtins["Boolean"] = native("Boolean") { (_, _, a) in .boolean(a[argument: 0].truthy) }
         builtins["Array"] = native("Array") { (i, _, a) throws(ScriptError) in try i.constructBuiltin("Array", nil, a, line: 0) }
         builtins["Object"] = objectConstructor()
+        builtins["RegExp"] = native("RegExp") { (i, _, a) throws(ScriptError) in try i.constructBuiltin("RegExp", nil, a, line: 0) }
         builtins["Function"] = native("Function") { (_, _, _) throws(ScriptError) in
             throw ScriptError(.unsupported, "the Function constructor is not supported")
         }
@@ -83,7 +84,8 @@ extension Interpreter {
         return try evaluate(last, global)
     }
 
-    /// `new Array(…)`, `new Object()`, `new Error(…)` and the same called without `new`.
+    /// `new Array(…)`, `new Object()`, `new Error(…)`, `new RegExp(…)` and the same called
+    /// without `new` (`f` is the constructor when called with `new`).
     func constructBuiltin(_ name: String, _ f: ScriptObject?, _ a: [ScriptValue], line: Int) throws(ScriptError) -> ScriptValue {
         switch name {
         case "Array":
@@ -103,6 +105,8 @@ extension Interpreter {
             o.set("name", .string(name))
             o.set("message", .string(a.isEmpty || a[0] == .undefined ? "" : try toStringValue(a[0], line: line)))
             return .object(o)
+        case "RegExp":
+            return try constructRegExp(a, isNew: f != nil, line: line)
         case "String", "Number", "Boolean":
             throw ScriptError(.unsupported, "'new \(name)(…)' wrapper objects are not supported; call \(name)(…) instead", line: line)
         default:

@@ -96,6 +96,9 @@ let stringMethods: [String: BuiltinMethod] = [
     "split": { (i, this, a) throws(ScriptError) in
         let s = try i.toStringValue(this, line: 0)
         let limit = a[argument: 1] == .undefined ? Int.max : Int(toUInt32(try i.toNumber(a[1], line: 0)))
+        if case .object(let o) = a[argument: 0], case .regexp(let state) = o.storage {
+            return try i.regExpSplit(s, state, limit: limit)
+        }
         guard a[argument: 0] != .undefined else { return try i.makeArray([.string(s)], line: 0) }
         let separator = Array(try i.toStringValue(a[0], line: 0).utf16)
         let u = Array(s.utf16)
@@ -113,6 +116,8 @@ let stringMethods: [String: BuiltinMethod] = [
         try i.charge(16 * parts.count + s.utf8.count, line: 0)
         return try i.makeArray(parts, line: 0)
     },
+    "match": { (i, this, a) throws(ScriptError) in try i.stringMatch(try i.toStringValue(this, line: 0), a[argument: 0]) },
+    "search": { (i, this, a) throws(ScriptError) in try i.stringSearch(try i.toStringValue(this, line: 0), a[argument: 0]) },
     "replace": { (i, this, a) throws(ScriptError) in try replace(i, this, a, all: false) },
     "replaceAll": { (i, this, a) throws(ScriptError) in try replace(i, this, a, all: true) },
     "toString": { (i, this, _) throws(ScriptError) in .string(try i.toStringValue(this, line: 0)) },
@@ -170,12 +175,16 @@ private func pad(_ i: Interpreter, _ this: ScriptValue, _ a: [ScriptValue], atSt
     return .string(String(decoding: atStart ? padding + u : u + padding, as: UTF16.self))
 }
 
+/// `replace` and `replaceAll`: with a `RegExp` (RegExpMethods.swift), or with a string, whose
+/// first (or every) occurrence is replaced by the replacement's substitution (`$&`, `$$`…) or
+/// by what the replacement function returns.
 private func replace(_ i: Interpreter, _ this: ScriptValue, _ a: [ScriptValue], all: Bool) throws(ScriptError) -> ScriptValue {
     let u = Array(try i.toStringValue(this, line: 0).utf16)
-    if case .object(let o) = a[argument: 0], !o.isCallable {
-        throw ScriptError(.unsupported, "replace with a regular expression is not supported (pass a string)")
+    if case .object(let o) = a[argument: 0], case .regexp(let state) = o.storage {
+        return try i.regExpReplace(u, state, a[argument: 1], all: all)
     }
     let pattern = Array(try i.toStringValue(a[argument: 0], line: 0).utf16)
+    let template = a[argument: 1].isCallableObject ? nil : Array(try i.toStringValue(a[argument: 1], line: 0).utf16)
     var out: [UInt16] = []
     var start = 0
     while let found = find(pattern, in: u, from: start, backwards: false) {
@@ -184,8 +193,9 @@ private func replace(_ i: Interpreter, _ this: ScriptValue, _ a: [ScriptValue], 
         if case .object(let f) = a[argument: 1], f.isCallable {
             let r = try i.call(f, this: .undefined, [.string(match), .number(Double(found)), .string(String(decoding: u, as: UTF16.self))], line: 0)
             out.append(contentsOf: try i.toStringValue(r, line: 0).utf16)
-        } else {
-            out.append(contentsOf: try i.toStringValue(a[argument: 1], line: 0).utf16)
+        } else if let template {
+            out.append(contentsOf: try i.substitution(
+                template, groups: [.string(match)], named: .undefined, in: u, at: found, end: found + pattern.count))
         }
         start = found + max(pattern.count, 1)
         if pattern.isEmpty {

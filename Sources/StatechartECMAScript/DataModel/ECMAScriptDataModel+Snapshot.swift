@@ -4,9 +4,9 @@ import Statechart
 ///
 /// A snapshot holds every global variable as plain data and which of them are read-only (the
 /// system variables, `_event`, global `const`s). It is strict where ``variables()`` is lenient: a
-/// variable that holds a function, or an object or array with a function anywhere inside, cannot
-/// be restored as it was, so ``snapshot()`` throws a `ConversionError` naming the variable and
-/// where the function is (`handlers.onGo`). Objects shared between variables are restored as
+/// variable that holds a function or a regular expression, or an object or array with one
+/// anywhere inside, cannot be restored as it was, so ``snapshot()`` throws a `ConversionError`
+/// naming the variable and where it is (`handlers.onGo`). Objects shared between variables are restored as
 /// separate copies, and prototypes are not kept: what is restored is the data.
 extension ECMAScriptDataModel: DataModel {
     /// A compiled expression.
@@ -42,18 +42,18 @@ extension ECMAScriptDataModel: DataModel {
 
     /// Every global variable as plain data, with the read-only names.
     ///
-    /// - Throws: a `ConversionError` naming the variable that holds a function (or holds one
-    ///   inside), or a cyclic structure; a `NestingLimitExceeded` for data nested too deep.
+    /// - Throws: a `ConversionError` naming the variable that holds a function or a regular
+    ///   expression (or holds one inside), or a cyclic structure; a `NestingLimitExceeded` for data nested too deep.
     public func snapshot() throws(ScriptError) -> DataModelValues {
         guard let interpreter = storage?.session.interpreter else { return DataModelValues() }
         var values = DataModelValues()
         for name in interpreter.global.names.sorted() {
             guard let binding = interpreter.global.binding(name) else { continue }
             var visiting: [ObjectIdentifier] = []
-            if let place = interpreter.functionPath(in: binding.value, at: name, visiting: &visiting) {
-                let inside = place == name ? "" : " (at \(place))"
+            if let found = interpreter.unplainPath(in: binding.value, at: name, visiting: &visiting) {
+                let inside = found.path == name ? "" : " (at \(found.path))"
                 throw ScriptError(
-                    .conversion, "the variable '\(name)' holds a function\(inside), which is not plain data: it cannot be snapshotted")
+                    .conversion, "the variable '\(name)' holds \(found.what)\(inside), which is not plain data: it cannot be snapshotted")
             }
             do {
                 values.variables[name] = try interpreter.dataValue(binding.value)
@@ -67,26 +67,30 @@ extension ECMAScriptDataModel: DataModel {
 }
 
 extension Interpreter {
-    /// Where the first function inside `value` is (`path` itself when `value` is one), or `nil`.
-    /// Cycles and too deep a nesting are left to ``dataValue(_:)``, which names them.
-    func functionPath(in value: ScriptValue, at path: String, visiting: inout [ObjectIdentifier]) -> String? {
+    /// Where the first value inside `value` that plain data cannot hold is (`path` itself when
+    /// `value` is one), and what it is: a function, or a regular expression (which plain data
+    /// would turn into `{}`, as `JSON.stringify` does); `nil` when there is none. Cycles and too
+    /// deep a nesting are left to ``dataValue(_:)``, which names them.
+    func unplainPath(in value: ScriptValue, at path: String, visiting: inout [ObjectIdentifier]) -> (path: String, what: String)? {
         guard case .object(let o) = value else { return nil }
-        if o.isCallable { return path }
+        if o.isCallable { return (path, "a function") }
         let id = ObjectIdentifier(o)
         if visiting.contains(id) || visiting.count >= limits.maximumDataNesting { return nil }
         visiting.append(id)
         defer { visiting.removeLast() }
         switch o.storage {
+        case .regexp:
+            return (path, "a regular expression")
         case .array(let elements):
             for (i, e) in elements.enumerated() {
-                if let p = functionPath(in: e, at: "\(path)[\(i)]", visiting: &visiting) { return p }
+                if let p = unplainPath(in: e, at: "\(path)[\(i)]", visiting: &visiting) { return p }
             }
         case .xml, .xmlNode:
             break
         default:
             for key in o.ownKeys {
                 guard let member = o.own(key) else { continue }
-                if let p = functionPath(in: member, at: path + "." + key, visiting: &visiting) { return p }
+                if let p = unplainPath(in: member, at: path + "." + key, visiting: &visiting) { return p }
             }
         }
         return nil

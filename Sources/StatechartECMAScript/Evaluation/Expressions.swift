@@ -30,6 +30,8 @@ extension Interpreter {
             return try evaluate(e, scope)
         case .this:
             return scope.currentThis
+        case .regExp(let program, let line):
+            return try makeRegExp(program, line: line)
         case .array(let elements, let line):
             var values: [ScriptValue] = []
             values.reserveCapacity(elements.count)

@@ -126,6 +126,7 @@ final class Interpreter {
                     stack.append(contentsOf: a)
                 }
                 if case .xml(let x) = o.storage { total += x.utf8.count }
+                if case .regexp(let r) = o.storage { total += 8 * r.program.instructions.count }
                 // A tree is counted with its document (about twice its markup), once.
                 if case .xmlNode(_, let d) = o.storage, seen.insert(ObjectIdentifier(d)).inserted {
                     total += 2 * d.source.utf8.count

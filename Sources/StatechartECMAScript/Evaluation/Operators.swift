@@ -119,6 +119,7 @@ extension Interpreter {
                 case "Object": return .boolean(true)
                 case "Function": return .boolean(o.isCallable)
                 case "Error": if case .error = o.storage { return .boolean(true) } else { return .boolean(false) }
+                case "RegExp": if case .regexp = o.storage { return .boolean(true) } else { return .boolean(false) }
                 default: return .boolean(false)
                 }
             }

@@ -57,6 +57,9 @@ extension Interpreter {
                 if case .xml(let text) = o.storage, name == "length" { return .number(Double(text.utf16.count)) }
                 if let v = o.lookup(name) { return v }
                 return try domMember(of: o, name, receiver: value, line: line) ?? method(objectMethods, name, receiver: value)
+            case .regexp(let state):
+                if let v = regExpProperty(state, name) { return v }
+                return o.lookup(name) ?? method(regExpMethods, name, receiver: value)
             case .plain, .error:
                 return o.lookup(name) ?? method(objectMethods, name, receiver: value)
             }
@@ -84,6 +87,10 @@ extension Interpreter {
             return  // ECMAScript ignores writes to a primitive's properties
         }
         if o.frozen { throw typeError("'\(name)' cannot be assigned: the object is read-only", line: line) }
+        if case .regexp(let state) = o.storage, name == "lastIndex" {
+            state.lastIndex = try toNumber(newValue, line: line)
+            return
+        }
         if o.isArray {
             if name == "length" {
                 let n = try toNumber(newValue, line: line)
@@ -134,5 +141,24 @@ extension Interpreter {
         }
         o.remove(name)
         return true
+    }
+}
+
+extension Interpreter {
+    /// A `RegExp`'s own data: `lastIndex`, `source`, `flags` and a property per flag.
+    func regExpProperty(_ state: RegExpState, _ name: String) -> ScriptValue? {
+        let flags = state.program.flags
+        switch name {
+        case "lastIndex": return .number(state.lastIndex)
+        case "source": return .string(state.program.source)
+        case "flags": return .string(flags.text)
+        case "global": return .boolean(flags.global)
+        case "ignoreCase": return .boolean(flags.ignoreCase)
+        case "multiline": return .boolean(flags.multiline)
+        case "dotAll": return .boolean(flags.dotAll)
+        case "sticky": return .boolean(flags.sticky)
+        case "unicode", "unicodeSets", "hasIndices": return .boolean(false)
+        default: return nil
+        }
     }
 }

@@ -84,6 +84,7 @@ private struct HeapCopier {
         // Nodes never change: the copy shares the tree.
         case .xmlNode(let node, let document): new.storage = .xmlNode(node, document: document)
         case .error: new.storage = .error
+        case .regexp(let state): new.storage = .regexp(RegExpState(state.program, lastIndex: state.lastIndex))
         }
         for key in old.keys {
             if let v = old.own(key) { new.set(key, value(v)) }

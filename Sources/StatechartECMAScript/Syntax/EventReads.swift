@@ -6,7 +6,7 @@ extension Expression {
         var stack: [Expression] = [self]
         while let e = stack.popLast() {
             switch e {
-            case .literal, .function:
+            case .literal, .function, .regExp:
                 // A function literal only makes a function; its body runs when called (a call).
                 continue
             case .identifier(let name, _, _):

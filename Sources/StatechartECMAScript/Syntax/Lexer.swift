@@ -20,7 +20,7 @@ struct Lexer {
                 return tokens
             }
             let offset = position
-            let kind = try next()
+            let kind = try bytes[position] == UInt8(ascii: "/") && startsRegExp(after: tokens.last?.kind) ? regExp() : next()
             tokens.append(Token(kind: kind, line: start, newlineBefore: newline, start: offset, end: position))
         }
     }
@@ -92,6 +92,53 @@ struct Lexer {
         }
         let scalar = String(decoding: bytes[position...].prefix(4), as: UTF8.self).unicodeScalars.first.map(String.init) ?? "?"
         throw ScriptError(.syntax, "unexpected character '\(scalar)'", line: line)
+    }
+
+    /// Whether a `/` after `previous` starts a regular expression literal rather than a division:
+    /// where an expression starts, that is after an operator, an opening bracket or a keyword
+    /// other than a value (`return /a/`, `(/a/)`, `x = /a/`), not after a value (`a / b`,
+    /// `f() / 2`, `a[0] / 2`). After `}` it is a division (an object literal's end; a block
+    /// followed by a literal on the next statement is the rare case).
+    private func startsRegExp(after previous: Token.Kind?) -> Bool {
+        switch previous {
+        case nil: return true
+        case .identifier?, .number?, .string?, .regExp?, .end?: return false
+        case .keyword(let word)?: return !["this", "true", "false", "null", "super"].contains(word)
+        case .punctuator(let p)?: return ![")", "]", "}", "++", "--"].contains(p)
+        }
+    }
+
+    /// `/pattern/flags`: the pattern through the first `/` outside a class and not escaped, then
+    /// the flags (checked when the pattern is compiled).
+    private mutating func regExp() throws(ScriptError) -> Token.Kind {
+        let startLine = line
+        position += 1
+        let start = position
+        var inClass = false
+        while true {
+            guard position < bytes.count, bytes[position] != 0x0A, bytes[position] != 0x0D else {
+                throw ScriptError(.syntax, "unterminated regular expression literal", line: startLine)
+            }
+            let b = bytes[position]
+            if b == UInt8(ascii: "\\") {
+                position += 1
+                guard position < bytes.count, bytes[position] != 0x0A, bytes[position] != 0x0D else {
+                    throw ScriptError(.syntax, "unterminated regular expression literal", line: startLine)
+                }
+            } else if b == UInt8(ascii: "[") {
+                inClass = true
+            } else if b == UInt8(ascii: "]") {
+                inClass = false
+            } else if b == UInt8(ascii: "/") && !inClass {
+                break
+            }
+            position += 1
+        }
+        let pattern = String(decoding: bytes[start..<position], as: UTF8.self)
+        position += 1
+        let flagsStart = position
+        while position < bytes.count && isIdentifierPart(bytes[position]) { position += 1 }
+        return .regExp(pattern: pattern, flags: String(decoding: bytes[flagsStart..<position], as: UTF8.self))
     }
 
     private mutating func number() throws(ScriptError) -> Double {

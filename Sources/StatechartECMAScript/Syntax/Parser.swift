@@ -68,6 +68,7 @@ struct Parser {
         case .number(let n): found = "number \(ScriptValue.number(n).displayString)"
         case .string(let s): found = "string '\(s)'"
         case .punctuator(let p): found = "'\(p)'"
+        case .regExp(let pattern, let flags): found = "regular expression /\(pattern)/\(flags)"
         }
         return ScriptError(.syntax, "unexpected \(found) \(context)", line: current.line)
     }
@@ -626,8 +627,13 @@ struct Parser {
         case .punctuator("{"):
             advance()
             return try objectLiteral(line: line)
-        case .punctuator("/"), .punctuator("/="):
-            throw ScriptError(.unsupported, "regular expression literals are not supported", line: line)
+        case .regExp(let pattern, let flags):
+            advance()
+            do {
+                return .regExp(try RegExpProgram(pattern: pattern, flags: flags, maximumNesting: maximumNesting), line: line)
+            } catch {
+                throw ScriptError(error.kind, error.message, line: line)
+            }
         case .keyword(let word) where word == "class" || word == "super" || word == "import" || word == "yield":
             throw ScriptError(.unsupported, "'\(word)' is not supported", line: line)
         default:

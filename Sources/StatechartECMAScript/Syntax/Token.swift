@@ -6,6 +6,8 @@ struct Token: Sendable, Equatable {
         case number(Double)
         case string(String)
         case punctuator(String)
+        /// A regular expression literal: its pattern and flags as written.
+        case regExp(pattern: String, flags: String)
         case end
     }
 

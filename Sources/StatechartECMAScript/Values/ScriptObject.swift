@@ -1,4 +1,5 @@
-/// An object of the interpreter: a plain object, an array, a function, or an opaque XML value.
+/// An object of the interpreter: a plain object, an array, a function, an XML value or node, an
+/// error or a regular expression.
 ///
 /// Own properties keep their insertion order, as `JSON.stringify` and `for … in` show them (the
 /// subset does not put integer-like keys first, which only plain objects with such keys notice).
@@ -14,6 +15,8 @@ final class ScriptObject {
         case xmlNode(XMLNode, document: XMLNode)
         /// An `Error` object made by `new Error(…)` or by the interpreter.
         case error
+        /// A `RegExp` object: its compiled pattern and `lastIndex` (RegExpMethods.swift).
+        case regexp(RegExpState)
     }
 
     enum FunctionKind {
@@ -154,6 +157,7 @@ final class ScriptObject {
         case .function(.native(let name, _)), .function(.boundNative(let name, _, _)):
             return "function \(name)() { [native code] }"
         case .xml, .xmlNode: return xmlText ?? ""
+        case .regexp(let state): return "/\(state.program.source)/\(state.program.flags.text)"
         case .error:
             let name = lookup("name")?.displayString ?? "Error"
             let message = lookup("message")?.displayString ?? ""

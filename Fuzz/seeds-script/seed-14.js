@@ -1,0 +1,1 @@
+var r = /(?<y>\d{4})-(\d\d)|([a-z]+)*?x\1/gi; data.m = 'a 2024-05 b'.match(r); data.s = 'x1y22'.split(/(\d)/); data.t = r.test('abc') && r.lastIndex; data.p = '2024-05'.replace(r, '$2/$<y>$&'); data.q = /^(a+)+$/.test('aaaaaaaaaaaab')

@@ -1,0 +1,200 @@
+/// Runs a ``RegExpProgram`` against UTF-16 input: a backtracking matcher, as ECMAScript's
+/// semantics are backtracking ones (back references, lazy quantifiers, lookahead).
+///
+/// Why no recursion: a quantifier over a long input backtracks through as many choices as it
+/// has characters; they are kept on a stack in the heap, with an undo log of the registers, so
+/// a million-character input cannot overflow the native stack. Only a lookahead recurses, as
+/// deep as groups nest in the pattern (bounded when it is parsed).
+///
+/// Why a budget: a pattern such as `(a+)+b` takes exponential time on `aaaa…c`. Every
+/// instruction run counts against the evaluation's step budget, so a catastrophic pattern ends
+/// in a `StepBudgetExceeded` error instead of hanging the machine.
+struct RegExpMatcher {
+    let program: RegExpProgram
+    let input: [UInt16]
+    /// Steps left before the budget is exceeded.
+    var budget: Int
+    private var registers: [Int32]
+
+    init(_ program: RegExpProgram, input: [UInt16], budget: Int) {
+        self.program = program
+        self.input = input
+        self.budget = budget
+        registers = Array(repeating: -1, count: program.registerCount)
+    }
+
+    /// The capture registers of a match starting exactly at `start` (two per group, the whole
+    /// match's first; -1 for a group that did not take part), or `nil`.
+    mutating func match(at start: Int) throws(ScriptError) -> [Int32]? {
+        for k in registers.indices { registers[k] = -1 }
+        guard try run(from: 0, at: Int32(start)) else { return nil }
+        return Array(registers[0..<(2 * (program.groupCount + 1))])
+    }
+
+    /// Runs from instruction `pc` at `position` until a `match` (true) or every choice failed
+    /// (false, with the registers as they were).
+    private mutating func run(from startPC: Int32, at startPosition: Int32) throws(ScriptError) -> Bool {
+        // A choice to come back to (`pc >= 0`), or a register to restore (`pc < 0`: register
+        // `-pc - 1` takes `value`).
+        var stack: [(pc: Int32, value: Int32)] = []
+        var pc = Int(startPC)
+        var position = startPosition
+        let code = program.instructions
+        let count = Int32(input.count)
+        let ignoreCase = program.flags.ignoreCase
+        while true {
+            budget -= 1
+            if budget < 0 { throw ScriptError(.stepBudget, "the regular expression took more steps than the evaluation's budget") }
+            var failed = false
+            switch code[pc] {
+            case .character(let c):
+                if position < count, (ignoreCase ? regExpCanonical(input[Int(position)]) : input[Int(position)]) == c {
+                    position += 1
+                    pc += 1
+                } else {
+                    failed = true
+                }
+            case .anyButLineTerminator:
+                if position < count, !isRegExpLineTerminator(input[Int(position)]) {
+                    position += 1
+                    pc += 1
+                } else {
+                    failed = true
+                }
+            case .anyCharacter:
+                if position < count {
+                    position += 1
+                    pc += 1
+                } else {
+                    failed = true
+                }
+            case .set(let s):
+                if position < count, program.sets[Int(s)].matches(input[Int(position)], ignoreCase: ignoreCase) {
+                    position += 1
+                    pc += 1
+                } else {
+                    failed = true
+                }
+            case .split(let first, let second):
+                stack.append((second, position))
+                pc = Int(first)
+            case .jump(let target):
+                pc = Int(target)
+            case .save(let r):
+                set(r, position, &stack)
+                pc += 1
+            case .clear(let from, let to):
+                for r in from..<to where registers[Int(r)] != -1 { set(r, -1, &stack) }
+                pc += 1
+            case .lineStart:
+                if position == 0 || (program.flags.multiline && isRegExpLineTerminator(input[Int(position) - 1])) {
+                    pc += 1
+                } else {
+                    failed = true
+                }
+            case .lineEnd:
+                if position == count || (program.flags.multiline && isRegExpLineTerminator(input[Int(position)])) {
+                    pc += 1
+                } else {
+                    failed = true
+                }
+            case .wordBoundary(let negated):
+                let before = position > 0 && isRegExpWordCharacter(input[Int(position) - 1])
+                let after = position < count && isRegExpWordCharacter(input[Int(position)])
+                if (before != after) != negated { pc += 1 } else { failed = true }
+            case .backReference(let k):
+                if let end = backReference(Int(k), at: position) {
+                    position = end
+                    pc += 1
+                } else {
+                    failed = true
+                }
+            case .lookahead(let end, let negated):
+                // Atomic, as ECMAScript's: once it matched, its choices are gone. A positive
+                // one keeps its groups (their old values logged, to be restored on failure
+                // later); a negative one leaves none.
+                let before = registers
+                let matched = try run(from: Int32(pc + 1), at: position)
+                if matched == negated {
+                    if matched { registers = before }
+                    failed = true
+                } else {
+                    if matched {
+                        for r in registers.indices where registers[r] != before[r] {
+                            stack.append((-Int32(r) - 1, before[r]))
+                        }
+                    }
+                    pc = Int(end)
+                }
+            case .resetCount(let r):
+                set(r, 0, &stack)
+                pc += 1
+            case .countedBranch(let r, let min, let max, let greedy, let exit):
+                let done = registers[Int(r)]
+                if done < min {
+                    pc += 1
+                } else if max >= 0 && done >= max {
+                    pc = Int(exit)
+                } else if greedy {
+                    stack.append((exit, position))
+                    pc += 1
+                } else {
+                    stack.append((Int32(pc + 1), position))
+                    pc = Int(exit)
+                }
+            case .incrementCount(let r):
+                set(r, registers[Int(r)] + 1, &stack)
+                pc += 1
+            case .loopStart(let r):
+                set(r, position, &stack)
+                pc += 1
+            case .loopCheck(let r, let countRegister, let min):
+                let minimumMet = countRegister < 0 || registers[Int(countRegister)] >= min
+                if minimumMet && position == registers[Int(r)] { failed = true } else { pc += 1 }
+            case .match:
+                return true
+            }
+            guard failed else { continue }
+            // Back to the last choice, undoing the register writes made since.
+            var resumed = false
+            while let top = stack.popLast() {
+                if top.pc < 0 {
+                    registers[Int(-top.pc - 1)] = top.value
+                } else {
+                    pc = Int(top.pc)
+                    position = top.value
+                    resumed = true
+                    break
+                }
+            }
+            if !resumed { return false }
+        }
+    }
+
+    /// Writes a register, logging its old value.
+    @inline(__always)
+    private mutating func set(_ r: Int32, _ value: Int32, _ stack: inout [(pc: Int32, value: Int32)]) {
+        stack.append((-r - 1, registers[Int(r)]))
+        registers[Int(r)] = value
+    }
+
+    /// Where a back reference to group `k` ends when it matches at `position`: a group that did
+    /// not take part matches the empty string.
+    private func backReference(_ k: Int, at position: Int32) -> Int32? {
+        let start = registers[2 * k]
+        let end = registers[2 * k + 1]
+        guard start >= 0, end >= start else { return position }
+        let length = end - start
+        guard position + length <= Int32(input.count) else { return nil }
+        for offset in 0..<Int(length) {
+            var a = input[Int(start) + offset]
+            var b = input[Int(position) + offset]
+            if program.flags.ignoreCase {
+                a = regExpCanonical(a)
+                b = regExpCanonical(b)
+            }
+            if a != b { return nil }
+        }
+        return position + length
+    }
+}

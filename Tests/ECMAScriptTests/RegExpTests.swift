@@ -1,0 +1,157 @@
+import Statechart
+import StatechartECMAScript
+import Testing
+
+/// Rule R92: regular expressions, as ECMAScript runs them without the `u` flag — the results
+/// below are what a browser's engine gives for the same expressions.
+@Suite struct RegExpTests {
+    @Test("R92: literals and RegExp() match as ECMAScript does")
+    func matching() throws {
+        #expect(try eval("/^[0-9]{4}$/.test('2024')") == true)
+        #expect(try eval("/^[0-9]{4}$/.test('20245')") == false)
+        #expect(try eval("/colou?r/.test('The color')") == true)
+        #expect(try eval("/a.c/.test('a\\nc')") == false)
+        #expect(try eval("/a.c/s.test('a\\nc')") == true)
+        #expect(try eval("/HELLO/i.test('say hello')") == true)
+        #expect(try eval("/[a-z]+/i.exec('123ABC def')[0]") == "ABC")
+        #expect(try eval("/[^a-z]+/.exec('abc123def')[0]") == "123")
+        #expect(try eval("/\\bfoo\\b/.test('a foo b') && !/\\bfoo\\b/.test('afoob')") == true)
+        #expect(try eval("/\\d+\\.\\d*/.exec('pi is 3.14159!')[0]") == "3.14159")
+        #expect(try eval("/\\s+/.exec('a \\t\\u00a0b')[0].length") == 3)
+        #expect(try eval("/a{2,3}/.exec('aaaa')[0]") == "aaa")
+        #expect(try eval("/a{2,}?/.exec('aaaa')[0]") == "aa")
+        #expect(try eval("/a+?b/.exec('aaab')[0]") == "aaab")
+        #expect(try eval("/(a|ab)(c|bcd)(d*)/.exec('abcd')") == ["abcd", "a", "bcd", ""])
+        #expect(try eval("/^abc$/m.test('x\\nabc\\ny')") == true)
+        #expect(try eval("/^abc$/.test('x\\nabc\\ny')") == false)
+        #expect(try eval("new RegExp('a+b').test('caab')") == true)
+        #expect(try eval("RegExp('\\\\d').test('x1')") == true)
+        #expect(try eval("/x{/.test('x{') && /]/.test(']') && /a{,2}/.test('a{,2}')") == true)
+        #expect(try eval("/\\x41\\u0042\\103/.test('ABC')") == true)
+        #expect(try eval("/[\\b]/.test('\\b') && /\\cJ/.test('\\n')") == true)
+        #expect(try eval("/[\\d-z]+/.exec('1-z')[0]") == "1-z")
+        #expect(try eval("/a|/.exec('b')[0]") == "")
+    }
+
+    @Test("R92: groups, back references, lookahead and empty repetitions")
+    func groups() throws {
+        #expect(try eval("/(\\w+)\\s(\\w+)/.exec('John Smith')") == ["John Smith", "John", "Smith"])
+        #expect(try eval("/(a)|(b)/.exec('b')") == ["b", .undefined, "b"])
+        #expect(try eval("/(?:ab)+/.exec('ababx')[0]") == "abab")
+        #expect(try eval("/(\\w)\\1/.exec('abccd')[0]") == "cc")
+        #expect(try eval("/\\1(a)/.exec('aa')[0]") == "a")  // a reference before its group is empty
+        #expect(try eval("/(a)\\1/i.test('aA')") == true)
+        #expect(try eval("/(?<year>\\d{4})-(?<month>\\d\\d)/.exec('on 2024-05').groups.month") == "05")
+        #expect(try eval("/(?<x>a)\\k<x>/.test('aa')") == true)
+        #expect(try eval("/\\d+(?=%)/.exec('50 of 100%')[0]") == "100")
+        #expect(try eval("/\\d+(?!%|\\d)/.exec('100% or 42')[0]") == "42")
+        #expect(try eval("/(?=(a+))a*b\\1/.exec('baaabac')") == ["aba", "a"])
+        #expect(try eval("/(z)((a+)?(b+)?(c))*/.exec('zaacbbbcac')") == ["zaacbbbcac", "z", "ac", "a", .undefined, "c"])
+        #expect(try eval("/(a*)*/.exec('b')") == ["", .undefined])
+        #expect(try eval("/(a*)+/.exec('b')") == ["", ""])
+        #expect(try eval("/(?:a|b)*?c/.exec('abac')[0]") == "abac")
+        #expect(try eval("/(x){3}/.exec('xxxx')") == ["xxx", "x"])
+        #expect(try eval("/(a{1000}){1000}/.test('a')") == false)
+    }
+
+    @Test("R92: exec and test follow lastIndex under g and y; match, search, replace and split take a RegExp")
+    func methods() throws {
+        #expect(try run("var r = /o/g; result = [r.test('foo'), r.lastIndex, r.test('foo'), r.lastIndex, r.test('foo'), r.lastIndex]")
+            == [true, 2, true, 3, false, 0])
+        #expect(try run("var r = /o/y; result = [r.test('foo'), r.lastIndex = 1, r.test('foo'), r.lastIndex]") == [false, 1, true, 2])
+        #expect(try run("var m = /b(c)/.exec('abcd'); result = [m.index, m.input, m.length, m.groups]") == [1, "abcd", 2, .undefined])
+        #expect(try eval("'a1b22c333'.match(/\\d+/g)") == ["1", "22", "333"])
+        #expect(try eval("'abc'.match(/x/g)") == .null)
+        #expect(try eval("'abc'.match(/(b)(c)/)") == ["bc", "b", "c"])
+        #expect(try eval("'a.b'.match('.')[0]") == "a")  // a string is a pattern
+        #expect(try eval("'POST /x HTTP/1.1'.search('POST')") == 0)
+        #expect(try eval("'Var1=2&b'.search(/Var1=2/)") == 0)
+        #expect(try eval("'abc'.search(/z/)") == -1)
+        #expect(try eval("'John Smith'.replace(/(\\w+)\\s(\\w+)/, '$2, $1')") == "Smith, John")
+        #expect(try eval("'aaa'.replace(/a/g, 'b')") == "bbb")
+        #expect(try eval("'abc'.replace(/b/, '[$&|$`|$\\'|$$]')") == "a[b|a|c|$]c")
+        #expect(try eval("'x-1 y-22'.replace(/(\\w)-(\\d+)/g, (m, a, n, at) => a + n.length + at)") == "x10 y24")
+        #expect(try eval("'2024-05'.replace(/(?<y>\\d+)-(?<m>\\d+)/, '$<m>/$<y>')") == "05/2024")
+        #expect(try eval("'abc'.replace(/(?:)/g, '-')") == "-a-b-c-")
+        #expect(try eval("'aXbxc'.replaceAll(/x/gi, '_')") == "a_b_c")
+        #expect(try eval("'a1b2c3'.split(/\\d/)") == ["a", "b", "c", ""])
+        #expect(try eval("'a1b2c3'.split(/(\\d)/, 4)") == ["a", "1", "b", "2"])
+        #expect(try eval("'abc'.split(/(?:)/)") == ["a", "b", "c"])
+        #expect(try eval("''.split(/x/)") == [""])
+        #expect(try eval("'a, b ,c'.split(/\\s*,\\s*/)") == ["a", "b", "c"])
+        // The string form of the replacement applies to string patterns too.
+        #expect(try eval("'a.b'.replace('.', '[$&]')") == "a[.]b")
+    }
+
+    @Test("R92: a RegExp's properties, its string form, typeof, instanceof and JSON")
+    func properties() throws {
+        #expect(try eval("/a\\/b/gi.source") == "a\\/b")
+        #expect(try eval("new RegExp('a/b', 'm').source") == "a\\/b")
+        #expect(try eval("new RegExp('').source") == "(?:)")
+        #expect(try eval("/x/gimsy.flags") == "gimsy")
+        #expect(try eval("String(/a+/ig)") == "/a+/gi")
+        #expect(try eval("[/x/g.global, /x/.global, /x/i.ignoreCase, /x/m.multiline, /x/s.dotAll, /x/y.sticky]")
+            == [true, false, true, true, true, true])
+        #expect(try eval("typeof /x/") == "object")
+        #expect(try eval("/x/ instanceof RegExp && !([] instanceof RegExp)") == true)
+        #expect(try eval("JSON.stringify({r: /x/})") == "{\"r\":{}}")
+        #expect(try run("var r = /x/g; var s = RegExp(r); var t = new RegExp(r, 'i'); result = [s === r, t === r, t.flags]")
+            == [true, false, "i"])
+        // Each evaluation of a literal is a new object with its own lastIndex.
+        #expect(try run("function f() { return /a/g } var a = f(); a.lastIndex = 3; result = [a === f(), f().lastIndex]") == [false, 0])
+    }
+
+    @Test("R92: division and regular expressions are told apart by what comes before the slash")
+    func slashes() throws {
+        #expect(try eval("10 / 2 / 5") == 1)
+        #expect(try run("var a = 8, g = 2; result = a /g/ 2") == 2)
+        #expect(try run("var x = [8]; result = x[0] / 2") == 4)
+        #expect(try run("function f() { return /a/.test('a') } result = f()") == true)
+        #expect(try eval("(/a/).test('a') ? 1 : 2") == 1)
+        #expect(try eval("[/a/, /b/].length") == 2)
+        #expect(try eval("/[/]/.test('/')") == true)
+    }
+
+    @Test("R92: bad patterns and flags are errors that name the problem; lookbehind and u are refused by name")
+    func errors() throws {
+        #expect(failure("/a(/")?.kind == .syntax)
+        #expect(failure("/a(/")?.message == "invalid regular expression: unterminated group")
+        #expect(failure("/a)/")?.message == "invalid regular expression: unmatched ')'")
+        #expect(failure("/*a/")?.kind == .syntax)
+        #expect(failure("/a{3,2}/")?.message == "invalid regular expression: numbers out of order in {} quantifier")
+        #expect(failure("/[b-a]/")?.kind == .syntax)
+        #expect(failure("/a/gg")?.kind == .syntax)
+        #expect(failure("/a/x")?.kind == .syntax)
+        #expect(failure("/a/u")?.kind == .unsupported)
+        #expect(failure("/(?<=a)b/")?.kind == .unsupported)
+        #expect(failure("/abc")?.message == "unterminated regular expression literal")
+        #expect(failure("new RegExp('(')")?.kind == .syntax)
+        #expect(failure("'a'.replaceAll(/a/, 'b')")?.kind == .type)
+        #expect(failure("RegExp.prototype")?.kind == nil)
+        // A bad pattern inside a script is caught like any SyntaxError thrown at run time.
+        #expect(try run("try { new RegExp('['); result = 1 } catch (e) { result = e.name }") == "SyntaxError")
+    }
+
+    @Test("R92: a catastrophic pattern ends in the step budget; a long input does not overflow the stack")
+    func budgets() throws {
+        let limits = ScriptLimits(maximumSteps: 200_000)
+        let error = scriptFailure("result = /(a+)+b/.test('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac')", limits: limits)
+        #expect(error?.kind == .stepBudget)
+        // `try` cannot catch the budget.
+        #expect(scriptFailure("try { /(a|aa)+c/.test('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab') } catch (e) { result = 1 }", limits: limits)?.kind
+            == .stepBudget)
+        #expect(try run("var s = 'ab'.repeat(100000); result = /^(ab)*$/.test(s) && /(?:a|b)*c/.test(s + 'c')") == true)
+        #expect(try run("var s = 'x'.repeat(50000); result = s.replace(/x/g, 'y').length") == 50000)
+    }
+
+    @Test("R92: a RegExp is not plain data: it reads as {} and cannot be snapshotted")
+    func data() throws {
+        var model = ECMAScriptDataModel()
+        try model.declare("pattern", .undefined)
+        try model.assign(ScriptExpression("pattern"), from: ScriptExpression("({ zip: /^\\d{5}$/ })"), in: DataModelSnapshotTests.environment())
+        #expect(try model.value(of: "pattern") == ["zip": [:]])
+        #expect(throws: ScriptError(.conversion, "the variable 'pattern' holds a regular expression (at pattern.zip), which is not plain data: it cannot be snapshotted")) {
+            try model.snapshot()
+        }
+    }
+}
