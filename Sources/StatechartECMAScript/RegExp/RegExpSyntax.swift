@@ -126,9 +126,8 @@ struct RegExpParser {
         }
         if let max = bounds.1, max < bounds.0 { throw error("numbers out of order in {} quantifier") }
         let greedy = !eat("?")
-        if case .lookahead = atom {} else if case .lineStart = atom {
-            throw error("nothing to repeat")
-        }
+        // `^`, `$`, `\b` and `\B` return before a quantifier is read, so one after them is a
+        // term of its own: "nothing to repeat". A lookahead may be quantified (Annex B).
         return .repetition(atom, min: bounds.0, max: bounds.1, greedy: greedy, groups: groups.lowerBound + 1..<groups.upperBound + 1)
     }
 
