@@ -2,11 +2,11 @@ import Foundation
 import Statechart
 import StatechartInterchange
 
-/// `statechart run FILE.scxml [EVENT…] [--trace] [--html OUT.html [--layout L]]`: runs a chart from the command
+/// `statechart run FILE.scxml [EVENT…] [--trace] [--no-http] [--html OUT.html [--layout L]]`: runs a chart from the command
 /// line, optionally writing a page that replays the run (``RunPage``).
 enum RunCommand {
     static let help = """
-        USAGE: statechart run FILE.scxml [EVENT…] [--trace] [--html OUT.html [--layout L]]
+        USAGE: statechart run FILE.scxml [EVENT…] [--trace] [--no-http] [--html OUT.html [--layout L]]
 
         Starts the chart (virtual time 0), prints its active atomic states, then sends each EVENT
         as an external event and prints the active atomic states after it. An EVENT of the form
@@ -15,10 +15,14 @@ enum RunCommand {
         virtual clock instead, firing the delayed sends that fall due. Sessions started by
         <invoke> run beside the chart on the same clock. <log> lines are printed as they run (an
         invoked session's marked with its invocation id, as [id]), and execution errors beside
-        the step that raised them.
+        the step that raised them. Every session is reachable through the Basic HTTP Event I/O
+        Processor while the run lasts, at http://127.0.0.1:PORT/scxml/SESSIONID
+        (_ioprocessors.basichttp.location; a port the system picks), and a <send> of that type
+        posts to its target.
 
         Options:
           --trace           Also print what the interpreter did (exits, entries, actions, events)
+          --no-http         Run without the Basic HTTP processor (its <send>s raise error.execution)
           --html OUT.html   Also write a self-contained page replaying the run: the chart drawn with
                             its active states highlighted, the steps with their trace, and buttons
                             and the arrow keys to step back and forth (open OUT.html#step=K for step K)
@@ -30,7 +34,7 @@ enum RunCommand {
 
     static func main(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
-        switch ParsedArguments.forCommand(arguments, help: help, flags: ["trace"], options: ["html", "layout"]) {
+        switch ParsedArguments.forCommand(arguments, help: help, flags: ["trace", "no-http"], options: ["html", "layout"]) {
         case .success(let p): parsed = p
         case .failure(let stop): return stop.status
         }
@@ -56,7 +60,10 @@ enum RunCommand {
         }
         var run = Run(printsTrace: parsed.flags.contains("trace"), recordsSteps: htmlPath != nil)
         // The chart and the sessions its <invoke>s start, on one virtual clock (rule R86).
-        var session = SCXMLSession(chart: chart)
+        // The Basic HTTP processor listens on the loopback address for as long as the run lasts
+        // (rule R93); where no socket can be opened, the run goes on without it.
+        let http = parsed.flags.contains("no-http") ? nil : try? BasicHTTPEventProcessor()
+        var session = SCXMLSession(chart: chart, http: http)
         // Always traced: `<log>` output is printed whether or not --trace asks for the rest.
         session.isTracing = true
         var status: Int32 = 0

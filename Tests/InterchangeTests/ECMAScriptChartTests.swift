@@ -125,11 +125,11 @@ struct ECMAScriptChartTests {
             <datamodel><data id="reason"/></datamodel>
             <state id="s0">
               <onentry>
-                <send type="http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor" target="http://localhost:1/">
+                <send type="http://example.com/#MessageQueueProcessor" target="queue://orders">
                   <param name="_scxmleventname" expr="'test'"/>
                 </send>
               </onentry>
-              <transition event="error.execution" cond="_event.data.reason.indexOf('BasicHTTPEventProcessor') >= 0" target="s1"/>
+              <transition event="error.execution" cond="_event.data.reason.indexOf('MessageQueueProcessor') >= 0" target="s1"/>
             </state>
             <state id="s1">
               <onentry><send typeexpr="'scxml'"/></onentry>

@@ -86,7 +86,8 @@ struct SCXMLDataBuilder {
                 let sessionID = scope.context.sessionID.isEmpty ? SCXMLSession.newSessionID() : scope.context.sessionID
                 scope.context.sessionID = sessionID
                 scope.context.boundStates = []
-                try SCXMLEventBinding.declareSystemVariables(sessionID: sessionID, name: chartName, in: &scope.context.data)
+                try SCXMLEventBinding.declareSystemVariables(
+                    sessionID: sessionID, name: chartName, httpBase: scope.context.links.httpBase, in: &scope.context.data)
                 for id in ids { try scope.context.data.declare(id, .undefined) }
             }
         ]

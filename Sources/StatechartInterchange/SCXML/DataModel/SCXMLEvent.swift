@@ -53,14 +53,21 @@ public struct SCXMLEvent: Hashable, Sendable, Codable, ExpressibleByStringLitera
         get { details?.invokeID }
         set { update { $0.invokeID = newValue } }
     }
+    /// The message as its Event I/O processor received it (`_event.raw`): the whole HTTP request
+    /// of an event that came through the Basic HTTP processor; `nil` for any other.
+    public var raw: String? {
+        get { details?.raw }
+        set { update { $0.raw = newValue } }
+    }
 
     /// Creates an event.
     public init(
         _ name: String, data: DataValue = .undefined, kind: Kind = .external, sendID: String? = nil,
-        origin: String? = nil, originType: String? = nil, invokeID: String? = nil
+        origin: String? = nil, originType: String? = nil, invokeID: String? = nil, raw: String? = nil
     ) {
         self.name = name
-        let fields = Details(data: data, kind: kind, sendID: sendID, origin: origin, originType: originType, invokeID: invokeID)
+        let fields = Details(
+            data: data, kind: kind, sendID: sendID, origin: origin, originType: originType, invokeID: invokeID, raw: raw)
         details = fields.isDefault ? nil : fields
     }
 
@@ -86,21 +93,23 @@ public struct SCXMLEvent: Hashable, Sendable, Codable, ExpressibleByStringLitera
         hasher.combine(origin)
         hasher.combine(originType)
         hasher.combine(invokeID)
+        hasher.combine(raw)
     }
 
     /// The box of the fields besides the name, or `nil` when they are the defaults: two events
     /// with the same name and the same box are equal (the box is never changed once shared).
     var fieldsIdentity: AnyObject? { details }
 
-    /// `_event` as the data model shows it.
+    /// `_event` as the data model shows it (`raw` only for an event that has one).
     var scriptValue: DataValue {
         func optional(_ s: String?) -> DataValue { s.map { .string($0) } ?? .undefined }
-        return .object(
-            DataObject([
-                ("name", .string(name)), ("type", .string(kind.rawValue)), ("sendid", optional(sendID)),
-                ("origin", optional(origin)), ("origintype", optional(originType)), ("invokeid", optional(invokeID)),
-                ("data", data),
-            ]))
+        var fields: [(String, DataValue)] = [
+            ("name", .string(name)), ("type", .string(kind.rawValue)), ("sendid", optional(sendID)),
+            ("origin", optional(origin)), ("origintype", optional(originType)), ("invokeid", optional(invokeID)),
+            ("data", data),
+        ]
+        if let raw { fields.append(("raw", .string(raw))) }
+        return .object(DataObject(fields))
     }
 }
 
@@ -115,28 +124,30 @@ extension SCXMLEvent {
         var origin: String?
         var originType: String?
         var invokeID: String?
+        var raw: String?
 
-        init(data: DataValue, kind: Kind, sendID: String?, origin: String?, originType: String?, invokeID: String?) {
+        init(data: DataValue, kind: Kind, sendID: String?, origin: String?, originType: String?, invokeID: String?, raw: String?) {
             self.data = data
             self.kind = kind
             self.sendID = sendID
             self.origin = origin
             self.originType = originType
             self.invokeID = invokeID
+            self.raw = raw
         }
 
         /// The fields of an external event without data or ids.
-        static let none = Details(data: .undefined, kind: .external, sendID: nil, origin: nil, originType: nil, invokeID: nil)
+        static let none = Details(data: .undefined, kind: .external, sendID: nil, origin: nil, originType: nil, invokeID: nil, raw: nil)
 
         var isDefault: Bool { hasSameFields(as: .none) }
 
         func copy() -> Details {
-            Details(data: data, kind: kind, sendID: sendID, origin: origin, originType: originType, invokeID: invokeID)
+            Details(data: data, kind: kind, sendID: sendID, origin: origin, originType: originType, invokeID: invokeID, raw: raw)
         }
 
         func hasSameFields(as other: Details) -> Bool {
             data == other.data && kind == other.kind && sendID == other.sendID && origin == other.origin
-                && originType == other.originType && invokeID == other.invokeID
+                && originType == other.originType && invokeID == other.invokeID && raw == other.raw
         }
     }
 
@@ -151,7 +162,7 @@ extension SCXMLEvent {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, data, kind, sendID, origin, originType, invokeID
+        case name, data, kind, sendID, origin, originType, invokeID, raw
     }
 
     /// Decodes the form ``encode(to:)`` writes (the one the synthesized conformance wrote).
@@ -162,7 +173,7 @@ extension SCXMLEvent {
             kind: try c.decode(Kind.self, forKey: .kind), sendID: try c.decodeIfPresent(String.self, forKey: .sendID),
             origin: try c.decodeIfPresent(String.self, forKey: .origin),
             originType: try c.decodeIfPresent(String.self, forKey: .originType),
-            invokeID: try c.decodeIfPresent(String.self, forKey: .invokeID))
+            invokeID: try c.decodeIfPresent(String.self, forKey: .invokeID), raw: try c.decodeIfPresent(String.self, forKey: .raw))
     }
 
     /// Encodes every field by name; absent ids are left out.
@@ -175,5 +186,6 @@ extension SCXMLEvent {
         try c.encodeIfPresent(origin, forKey: .origin)
         try c.encodeIfPresent(originType, forKey: .originType)
         try c.encodeIfPresent(invokeID, forKey: .invokeID)
+        try c.encodeIfPresent(raw, forKey: .raw)
     }
 }

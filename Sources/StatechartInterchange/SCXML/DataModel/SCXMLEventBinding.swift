@@ -55,13 +55,19 @@ enum SCXMLEventBinding {
     /// The SCXML Event I/O processor's type URI.
     static let scxmlProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 
-    /// Declares `_sessionid`, `_name`, `_ioprocessors` and `_event` (read-only) for a new session.
-    static func declareSystemVariables(sessionID: String, name: String, in data: inout ECMAScriptDataModel) throws(ScriptError) {
+    /// Declares `_sessionid`, `_name`, `_ioprocessors` and `_event` (read-only) for a new session;
+    /// `_ioprocessors` lists the Basic HTTP processor too when the host has one (`httpBase`).
+    static func declareSystemVariables(sessionID: String, name: String, httpBase: String?, in data: inout ECMAScriptDataModel) throws(ScriptError) {
         try data.declare("_sessionid", .string(sessionID), readOnly: true)
         try data.declare("_name", .string(name), readOnly: true)
         let location: DataValue = ["location": .string("#_scxml_" + sessionID)]
-        try data.declare(
-            "_ioprocessors", .object(DataObject([(scxmlProcessor, location), ("scxml", location)])), readOnly: true)
+        var processors = DataObject([(scxmlProcessor, location), ("scxml", location)])
+        if let httpBase {
+            let http: DataValue = ["location": .string(httpBase + sessionID)]
+            processors[BasicHTTPMessage.type] = http
+            processors[BasicHTTPMessage.shortType] = http
+        }
+        try data.declare("_ioprocessors", .object(processors), readOnly: true)
         // Declared but unbound until the first event (W3C 319): `_event` reads as undefined.
         try data.bindEvent(.undefined)
     }
@@ -107,8 +113,29 @@ enum SCXMLSendRunner {
         } catch {
             throw failSend(error.description)
         }
+        if let type, type == BasicHTTPMessage.type || type == BasicHTTPMessage.shortType {
+            // Basic HTTP (rule R93): the body is encoded now, the host posts it after the step.
+            guard let base = scope.context.links.httpBase else {
+                throw failSend("the Basic HTTP Event I/O Processor is not enabled in this host")
+            }
+            guard let target else {
+                // SCXML D.2.2: a message that cannot be dispatched is error.communication.
+                scope.raise(SCXMLEvent("error.communication", kind: .platform, sendID: id))
+                return
+            }
+            let body = BasicHTTPMessage.body(event: event, data: data, isContent: send.content != nil)
+            // A <content> body is its value percent-encoded, with no name: a receiver reads a
+            // form body without `name=value` pairs as the event's data.
+            let type = "application/x-www-form-urlencoded"
+            var sent = SCXMLEvent(event ?? "HTTP.POST", data: data, kind: .external, sendID: id)
+            sent.origin = base + scope.context.sessionID
+            scope.context.links.outbox.append(
+                SCXMLOutboundSend(
+                    target: .http(url: target, body: body, contentType: type), event: sent, due: delay > .zero ? scope.now + delay : nil))
+            return
+        }
         if let type, !SCXMLSchema.sendTypes.contains(type) {
-            throw failSend("the event I/O processor '\(type)' is not supported (only SCXML's own)")
+            throw failSend("the event I/O processor '\(type)' is not supported (SCXML's own and Basic HTTP)")
         }
         guard let name = event else { throw failSend("a <send> without an event name") }
         let origin = "#_scxml_" + scope.context.sessionID

@@ -106,12 +106,19 @@ extension SCXMLSession {
             receiver = nodes.firstIndex { $0.parent == serial && $0.invokeID == id }
         case .session(let id):
             receiver = nodes.firstIndex { $0.instance.context.sessionID == id }
+        case .http(let url, let body, let contentType):
+            // Posted now, blocking until the receiver answers (its own server thread answers a
+            // post to this host's processor once the event is queued, so it is taken next).
+            do throws(BasicHTTPError) {
+                guard let http else { throw .rejected("this host has no Basic HTTP processor") }
+                try http.post(body, contentType: contentType, to: url)
+            } catch {
+                raiseCommunicationError(in: serial, sendID: event.sendID)
+            }
+            return
         }
         guard let r = receiver, nodes[r].instance.isRunning else {
-            attempt(serial) { instance throws(MachineError) in
-                instance.execute([.raise(SCXMLEvent("error.communication", kind: .platform, sendID: event.sendID))], event: nil)
-                try instance.settle()
-            }
+            raiseCommunicationError(in: serial, sendID: event.sendID)
             return
         }
         // An event of one of the receiver's invocations runs that invocation's <finalize> first.
@@ -121,6 +128,27 @@ extension SCXMLSession {
             if !finalize.isEmpty { instance.execute(finalize, event: .event(event)) }
             try instance.send(chartEvent: .event(event))
         }
+    }
+
+    /// Raises `error.communication` in a session whose send could not be delivered.
+    private mutating func raiseCommunicationError(in serial: Int, sendID: String?) {
+        attempt(serial) { instance throws(MachineError) in
+            instance.execute([.raise(SCXMLEvent("error.communication", kind: .platform, sendID: sendID))], event: nil)
+            try instance.settle()
+        }
+    }
+
+    /// Puts the events the Basic HTTP processor received on their sessions' external queues, in
+    /// the order they arrived, each run to completion (rule R93).
+    mutating func deliverReceivedHTTP() -> Bool {
+        guard let http, http.hasReceived else { return false }
+        for (sessionID, event) in http.takeReceived() {
+            guard let r = nodes.firstIndex(where: { $0.instance.context.sessionID == sessionID }), nodes[r].instance.isRunning else {
+                continue  // ended since the server answered
+            }
+            attempt(nodes[r].serial) { instance throws(MachineError) in try instance.send(chartEvent: .event(event)) }
+        }
+        return true
     }
 
     /// Sends the external events a session took to its invocations with `autoforward="true"`.
@@ -184,9 +212,16 @@ extension SCXMLSession {
         refreshSessionLinks()
     }
 
-    /// Tells every session which sessions exist (`#_scxml_<sessionid>` targets).
+    /// Tells every session which sessions exist (`#_scxml_<sessionid>` targets), and where the
+    /// Basic HTTP processor receives; tells the processor which sessions it may queue events for.
     mutating func refreshSessionLinks() {
         let ids = Set(nodes.map(\.instance.context.sessionID))
+        if let http {
+            http.setSessions(ids)
+            for i in nodes.indices where nodes[i].instance.context.links.httpBase != http.base {
+                nodes[i].instance.context.links.httpBase = http.base
+            }
+        }
         for i in nodes.indices where nodes[i].instance.context.links.sessions != ids {
             nodes[i].instance.context.links.sessions = ids
         }

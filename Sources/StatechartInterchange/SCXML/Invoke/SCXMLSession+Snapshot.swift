@@ -73,13 +73,16 @@ extension SCXMLSession {
     /// - Throws: ``MachineError/invalidSnapshot(_:)`` naming what does not fit: a version this
     ///   library does not read, a session of another chart, an invocation whose parent, state or
     ///   `<invoke>` is not there, a document that cannot be loaded again.
-    public init(chart: SCXMLChart, restoring snapshot: SCXMLSessionSnapshot) throws(MachineError) {
+    ///
+    /// With `http`, the restored sessions are reachable through that Basic HTTP processor (at
+    /// its address: locations are not part of a snapshot).
+    public init(chart: SCXMLChart, restoring snapshot: SCXMLSessionSnapshot, http: BasicHTTPEventProcessor? = nil) throws(MachineError) {
         guard snapshot.formatVersion == SCXMLSessionSnapshot.currentFormatVersion else {
             throw .invalidSnapshot(
                 "unsupported session format version \(snapshot.formatVersion) (this library reads version "
                     + "\(SCXMLSessionSnapshot.currentFormatVersion))")
         }
-        self.init(chart: chart)
+        self.init(chart: chart, http: http)
         nodes[0].instance = try ChartInstance(chart: chart, restoring: snapshot.root)
         now = snapshot.now
         // The invocations each restored session would start: the running ones adopt them.

@@ -63,18 +63,26 @@ public struct SCXMLSession {
     /// How deep invocations may nest (a chart that invokes itself stops here); an `<invoke>`
     /// deeper raises `error.execution`. Default 64.
     public var maximumDepth = 64
+    /// The Basic HTTP Event I/O Processor the sessions send and receive through (rule R93), if
+    /// the host gave one.
+    public let http: BasicHTTPEventProcessor?
 
     /// Creates a stopped session of `chart`; ``start()`` starts it.
     ///
     /// - Parameters:
     ///   - chart: The chart of the root session.
     ///   - context: Its initial context.
-    public init(chart: SCXMLChart, context: SCXMLContext = SCXMLContext()) {
+    ///   - http: A Basic HTTP Event I/O Processor: every session is then reachable at its
+    ///     location (`_ioprocessors.basichttp.location`), and a `<send>` of that type posts to
+    ///     its target. Without one, such a `<send>` raises `error.execution`.
+    public init(chart: SCXMLChart, context: SCXMLContext = SCXMLContext(), http: BasicHTTPEventProcessor? = nil) {
         var context = context
         if context.sessionID.isEmpty { context.sessionID = Self.newSessionID() }
         context.links.sessions = [context.sessionID]
+        self.http = http
         let root = ChartInstance(chart: chart, context: context)
         nodes = [Node(instance: root, serial: 0, epoch: .zero, depth: 0)]
+        refreshSessionLinks()
     }
 
     /// The root session: the chart given to ``init(chart:context:)``.
@@ -221,7 +229,23 @@ public struct SCXMLSession {
                 if endIfDone(serial) { progress = true }
                 i = (index(of: serial) ?? i - 1) + 1
             }
+            if deliverReceivedHTTP() { progress = true }
         }
+    }
+
+    /// Delivers the events the Basic HTTP processor received from outside since the last step
+    /// (a host serving requests calls it when it wakes), and runs until every session is idle.
+    /// Events a session sent itself over HTTP are delivered after the step that sent them,
+    /// without it.
+    ///
+    /// - Returns: Whether any event was delivered.
+    /// - Throws: as ``start()``.
+    @discardableResult
+    public mutating func deliverReceivedHTTPEvents() throws(MachineError) -> Bool {
+        let delivered = deliverReceivedHTTP()
+        settle()
+        try throwCollected()
+        return delivered
     }
 
     /// Runs `body` on a session's instance, keeping its errors for the end of the call.

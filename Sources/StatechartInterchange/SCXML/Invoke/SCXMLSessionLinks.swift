@@ -26,6 +26,10 @@ struct SCXMLSessionLinks: Hashable, Sendable, Codable {
     /// Set by an `<invoke>`'s start action for the session to pick up; `nil` between steps, so
     /// never part of a snapshot.
     var started: SCXMLStartedInvocation?
+    /// Where the host's Basic HTTP processor receives (``BasicHTTPEventProcessor``), the session
+    /// id left off; `nil` when the host has none. Set by the host, never part of a snapshot (a
+    /// restored session may be served at another address).
+    var httpBase: String?
 
     private enum CodingKeys: String, CodingKey {
         case parentSessionID, invocations, sessions, anySessionByID, outbox, passedValues, invocationCounter
@@ -42,6 +46,9 @@ struct SCXMLOutboundSend: Hashable, Sendable, Codable {
         case invocation(String)
         /// Any session of the same ``SCXMLSession`` (`#_scxml_<sessionid>`).
         case session(String)
+        /// A URL, through the Basic HTTP Event I/O Processor (rule R93): the body, already
+        /// encoded when the `<send>` ran, is posted there.
+        case http(url: String, body: String, contentType: String)
     }
 
     var target: Target
