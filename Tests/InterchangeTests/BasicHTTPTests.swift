@@ -10,19 +10,9 @@ import Testing
 struct BasicHTTPTests {
     static let type = "http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor"
 
-    /// Starts `body` in a session served by a new processor.
+    /// Starts `body` in a session served by `http` (a new processor by default).
     static func run(_ body: String, http: BasicHTTPEventProcessor? = nil, _ inputs: [String] = []) throws -> SCXMLSession {
-        let xml = InvokeTests.chart(body)
-        var session = SCXMLSession(chart: try SCXMLDocument.load(string: xml), http: try http ?? BasicHTTPEventProcessor())
-        try? session.start()
-        for input in inputs {
-            if input.hasPrefix("+"), let d = SCXMLDocument.duration(fromDelay: String(input.dropFirst())) {
-                try? session.advance(by: d)
-            } else {
-                _ = try? session.send(SCXMLEvent(input))
-            }
-        }
-        return session
+        try InvokeTests.run(InvokeTests.chart(body), inputs, http: try http ?? BasicHTTPEventProcessor())
     }
 
     /// Sends one raw request to the processor and returns the status line of its answer.

@@ -19,9 +19,12 @@ struct InvokeTests {
         """
     }
 
-    /// Loads and starts a session, then applies `inputs` (`+1s` advances the clock, anything else is an event).
-    static func run(_ xml: String, _ inputs: [String] = [], options: SCXMLLoadOptions = .init()) throws -> SCXMLSession {
-        var session = SCXMLSession(chart: try SCXMLDocument.load(string: xml, options: options))
+    /// Loads and starts a session (with `http`'s processor, if any), then applies `inputs` (`+1s`
+    /// advances the clock, anything else is an event).
+    static func run(
+        _ xml: String, _ inputs: [String] = [], options: SCXMLLoadOptions = .init(), http: BasicHTTPEventProcessor? = nil
+    ) throws -> SCXMLSession {
+        var session = SCXMLSession(chart: try SCXMLDocument.load(string: xml, options: options), http: http)
         try? session.start()
         for input in inputs {
             if input.hasPrefix("+"), let d = SCXMLDocument.duration(fromDelay: String(input.dropFirst())) {
