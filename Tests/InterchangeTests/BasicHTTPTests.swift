@@ -157,7 +157,55 @@ struct BasicHTTPTests {
         #expect(try Self.request("POST \(path) HTTP/1.1\r\nContent-Length: 2000000\r\n\r\n", to: http) == "HTTP/1.1 413 Content Too Large")
         #expect(try Self.request("POST \(path) HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", to: http) == "HTTP/1.1 400 Bad Request")
         #expect(try Self.request("POST \(path) HTTP/1.1\r\nContent-Length: 3\r\n\r\na=b", to: http) == "HTTP/1.1 200 OK")
-        #expect(http.takeReceived().map(\.event.name) == ["HTTP.POST"])
+        #expect(http.takeReceived(owner: session.httpOwner).map(\.event.name) == ["HTTP.POST"])
+    }
+
+    @Test("R93: hosts sharing a processor each take their own sessions' events; a host that does not take them is held to its limit (503)")
+    func sharedProcessor() throws {
+        let http = try BasicHTTPEventProcessor(maximumWaitingEvents: 2)
+        let chart = "<state id=\"s0\"><transition event=\"go\" target=\"pass\"/></state>"
+        var first = try Self.run(chart, http: http)
+        var second = try Self.run(chart, http: http)
+        let form = "application/x-www-form-urlencoded"
+        try http.post("_scxmleventname=go", contentType: form, to: http.location(of: second.context.sessionID))
+        #expect(try !first.deliverReceivedHTTPEvents())
+        #expect(first.root.activeAtomicIDs == ["s0"])
+        #expect(try second.deliverReceivedHTTPEvents())
+        #expect(second.root.activeAtomicIDs == ["pass"])
+        // The second has finished: its session takes no more requests.
+        #expect(throws: BasicHTTPError.rejected("HTTP/1.1 404 Not Found")) {
+            try http.post("_scxmleventname=go", contentType: form, to: http.location(of: second.context.sessionID))
+        }
+        let location = http.location(of: first.context.sessionID)
+        try http.post("a=1", contentType: form, to: location)
+        try http.post("a=2", contentType: form, to: location)
+        #expect(throws: BasicHTTPError.rejected("HTTP/1.1 503 Service Unavailable")) { try http.post("a=3", contentType: form, to: location) }
+        #expect(try first.deliverReceivedHTTPEvents())
+        try http.post("_scxmleventname=go", contentType: form, to: location)
+        #expect(try first.deliverReceivedHTTPEvents())
+        #expect(first.root.activeAtomicIDs == ["pass"])
+        // A stopped host's sessions take no more requests either.
+        var third = try Self.run(chart, http: http)
+        third.stop()
+        #expect(throws: BasicHTTPError.rejected("HTTP/1.1 404 Not Found")) {
+            try http.post("_scxmleventname=go", contentType: form, to: http.location(of: third.context.sessionID))
+        }
+    }
+
+    @Test("R93: an AsyncSCXMLSession takes a POST as it arrives")
+    func asyncSessionReceives() async throws {
+        let http = try BasicHTTPEventProcessor()
+        let chart = try SCXMLDocument.load(string: InvokeTests.chart(
+            "<state id=\"s0\"><transition event=\"paid\" cond=\"_event.data.order === '17'\" target=\"pass\"/></state>"))
+        let session = try await AsyncSCXMLSession(chart: chart, clock: ContinuousClock(), http: http)
+        let id = await session.inspect { $0.context.sessionID }
+        try http.post("_scxmleventname=paid&order=17", contentType: "application/x-www-form-urlencoded", to: http.location(of: id))
+        var waited = 0
+        while await session.activeStateIDs != ["pass"] && waited < 500 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(await session.activeStateIDs == ["pass"])
     }
 
     @Test("R93: an invoked session has its own location; it reaches its parent's over HTTP")

@@ -17,10 +17,12 @@ import Synchronization
 /// `http://<host>:<port>/scxml/<sessionid>` while it runs. A request there is answered once its
 /// event is queued for the session (200), or refused: 404 for a session that does not run, 405
 /// for a method other than POST, 400 for a request that is not HTTP, 413 for a body over
-/// ``maximumBodyBytes``. The server reads each request with a timeout on its own thread; the
-/// events wait in the processor until the session's host takes them (``SCXMLSession`` does after
-/// every step). Sends are delivered by the host with a blocking POST (a timeout of
-/// ``timeoutSeconds``): one that fails raises `error.communication` in the sender.
+/// ``maximumBodyBytes``, 503 while ``maximumWaitingEvents`` wait for a host that does not take
+/// them. The server reads each request with a timeout on its own thread; the events wait in the
+/// processor until the session's host takes them (``SCXMLSession`` after every step and when
+/// asked, ``AsyncSCXMLSession`` as they arrive). Several hosts may share one processor: each
+/// takes the events of its own sessions. Sends are delivered by the host with a blocking POST (a
+/// timeout of ``timeoutSeconds``): one that fails raises `error.communication` in the sender.
 public final class BasicHTTPEventProcessor: Sendable {
     /// The address the server listens on, as given (an IPv4 address).
     public let host: String
@@ -30,6 +32,8 @@ public final class BasicHTTPEventProcessor: Sendable {
     public static let maximumBodyBytes = 1 << 20
     /// How long a read or a write on a connection may wait, in seconds.
     public static let timeoutSeconds = 5
+    /// The most events that may wait for one host; beyond it requests are answered 503.
+    public let maximumWaitingEvents: Int
 
     private let server: Server
 
@@ -39,13 +43,16 @@ public final class BasicHTTPEventProcessor: Sendable {
     ///   - host: The IPv4 address to listen on; the default is the loopback address, reachable
     ///     from this machine only.
     ///   - port: The port; 0 lets the system pick a free one (``port`` says which).
+    ///   - maximumWaitingEvents: The most events that may wait for one host to take them
+    ///     (10,000 by default); requests beyond it are answered 503.
     /// - Throws: ``BasicHTTPError`` when the address is not valid or cannot be bound.
-    public init(host: String = "127.0.0.1", port: UInt16 = 0) throws(BasicHTTPError) {
+    public init(host: String = "127.0.0.1", port: UInt16 = 0, maximumWaitingEvents: Int = 10_000) throws(BasicHTTPError) {
         let listener = try BasicHTTPSocket.listening(host: host, port: port)
         self.host = host
         let actual = listener.localPort
         self.port = actual
-        server = Server(listener: listener, host: host, port: actual)
+        self.maximumWaitingEvents = maximumWaitingEvents
+        server = Server(listener: listener, host: host, port: actual, maximumWaitingEvents: maximumWaitingEvents)
         let server = self.server
         Thread.detachNewThread { server.serve() }
     }
@@ -61,20 +68,39 @@ public final class BasicHTTPEventProcessor: Sendable {
     /// Stops listening; requests after it are refused by the system.
     public func close() { server.stop() }
 
-    /// The sessions requests may reach (the others get 404).
-    func setSessions(_ ids: Set<String>) { server.state.withLock { $0.sessions = ids } }
+    /// A new number for a host of sessions (its events are kept apart from other hosts').
+    static func newOwner() -> UInt64 { UInt64.random(in: 1...UInt64.max) }
 
-    /// Takes the events received since the last call, in the order they arrived, with the id of
-    /// the session each is for.
-    func takeReceived() -> [(sessionID: String, event: SCXMLEvent)] {
+    /// The sessions of `owner` that requests may reach (requests for others get 404); an empty
+    /// set forgets the owner and its waiting events.
+    func setSessions(_ ids: Set<String>, owner: UInt64) {
         server.state.withLock { state in
-            defer { state.received = [] }
-            return state.received
+            if ids.isEmpty {
+                state.owners[owner] = nil
+                state.received[owner] = nil
+                state.arrivals[owner] = nil
+            } else {
+                state.owners[owner] = ids
+            }
         }
     }
 
-    /// Whether events wait to be taken.
-    var hasReceived: Bool { server.state.withLock { !$0.received.isEmpty } }
+    /// Calls `handler` (on the server's thread) after each event queued for `owner`; `nil` stops.
+    func setArrivalHandler(_ handler: (@Sendable () -> Void)?, owner: UInt64) {
+        server.state.withLock { $0.arrivals[owner] = handler }
+    }
+
+    /// Takes `owner`'s events received since the last call, in the order they arrived, with the
+    /// id of the session each is for.
+    func takeReceived(owner: UInt64) -> [(sessionID: String, event: SCXMLEvent)] {
+        server.state.withLock { state in
+            defer { state.received[owner] = nil }
+            return state.received[owner] ?? []
+        }
+    }
+
+    /// Whether events wait for `owner`.
+    func hasReceived(owner: UInt64) -> Bool { server.state.withLock { $0.received[owner]?.isEmpty == false } }
 
     /// POSTs `body` to `url` (`http://host[:port]/path`), and returns when the receiver answered
     /// with a 2xx status.
@@ -132,8 +158,11 @@ public final class BasicHTTPEventProcessor: Sendable {
     /// processor alive: the processor's `deinit` stops it.
     final class Server: Sendable {
         struct State {
-            var sessions: Set<String> = []
-            var received: [(sessionID: String, event: SCXMLEvent)] = []
+            /// Each host's running sessions.
+            var owners: [UInt64: Set<String>] = [:]
+            /// Each host's events, not yet taken.
+            var received: [UInt64: [(sessionID: String, event: SCXMLEvent)]] = [:]
+            var arrivals: [UInt64: @Sendable () -> Void] = [:]
             var stopped = false
         }
 
@@ -141,11 +170,13 @@ public final class BasicHTTPEventProcessor: Sendable {
         private let listener: BasicHTTPSocket
         private let host: String
         private let port: UInt16
+        private let maximumWaitingEvents: Int
 
-        init(listener: consuming BasicHTTPSocket, host: String, port: UInt16) {
+        init(listener: consuming BasicHTTPSocket, host: String, port: UInt16, maximumWaitingEvents: Int) {
             self.listener = listener
             self.host = host
             self.port = port
+            self.maximumWaitingEvents = maximumWaitingEvents
         }
 
         /// Stops the thread: the socket is shut down, and (where shutting down a listening socket
@@ -171,7 +202,10 @@ public final class BasicHTTPEventProcessor: Sendable {
         private func handle(_ connection: consuming BasicHTTPSocket) {
             connection.setTimeout(seconds: BasicHTTPEventProcessor.timeoutSeconds)
             let status = answer(connection)
-            let reason = [200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 413: "Content Too Large"][status] ?? ""
+            let reason = [
+                200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 413: "Content Too Large",
+                503: "Service Unavailable",
+            ][status] ?? ""
             let extra = status == 405 ? "Allow: POST\r\n" : ""
             _ = connection.write(Array("HTTP/1.1 \(status) \(reason)\r\n\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n".utf8))
         }
@@ -217,12 +251,15 @@ public final class BasicHTTPEventProcessor: Sendable {
             let body = Array(buffer[bodyStart..<(bodyStart + contentLength)])
             let raw = String(decoding: buffer[0..<(bodyStart + contentLength)], as: UTF8.self)
             let event = BasicHTTPMessage.event(method: method, contentType: contentType, body: body, raw: raw)
-            let queued = state.withLock { s -> Bool in
-                guard s.sessions.contains(sessionID) else { return false }
-                s.received.append((sessionID, event))
-                return true
+            let queued = state.withLock { s -> (status: Int, arrival: (@Sendable () -> Void)?) in
+                guard let owner = s.owners.first(where: { $0.value.contains(sessionID) })?.key else { return (404, nil) }
+                guard (s.received[owner]?.count ?? 0) < maximumWaitingEvents else { return (503, nil) }
+                s.received[owner, default: []].append((sessionID, event))
+                return (200, s.arrivals[owner])
             }
-            return queued ? 200 : 404
+            // Called outside the lock: a handler may take the events at once.
+            queued.arrival?()
+            return queued.status
         }
 
         private static func endOfHead(_ bytes: [UInt8]) -> Int? {

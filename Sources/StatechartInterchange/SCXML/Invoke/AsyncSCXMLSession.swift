@@ -13,30 +13,42 @@ import Statechart
 /// with the time elapsed since the start, and while idle a timer wakes it at the next due time of
 /// any session (a delayed send, a child's delayed send to its parent…). With a ``ManualClock``,
 /// `advance(by:)` returns once every due send has run. Operations are serialized by the actor.
-/// Execution errors raised while nobody was sending (by a delayed send) are kept in
-/// ``backgroundFailures``.
+/// Execution errors raised while nobody was sending (by a delayed send, or an event received over
+/// HTTP) are kept in ``backgroundFailures``.
+///
+/// Given a ``BasicHTTPEventProcessor``, every session is reachable at its location (rule R93), and
+/// a POST there is taken as soon as it arrives; a `<send>` over HTTP is posted by the actor, which
+/// waits for the answer (``BasicHTTPEventProcessor/timeoutSeconds`` at most).
 public actor AsyncSCXMLSession {
     private var session: SCXMLSession
     private let clock: ClockDriver
     private var timerTask: Task<Void, Never>?
     private var clockObserver: UInt64?
     private var logHandler: (@Sendable (String) -> Void)?
+    /// The session's processor and its number there, kept apart for `deinit` (which cannot read
+    /// the session).
+    private let http: (processor: BasicHTTPEventProcessor, owner: UInt64)?
 
     /// The execution errors of delayed sends that fired between operations, oldest first.
     public private(set) var backgroundFailures: [String] = []
 
     /// Starts a session of `chart` on `clock` (time zero is now).
     ///
+    /// - Parameter http: A Basic HTTP Event I/O Processor the sessions send and receive through.
     /// - Throws: the errors of ``SCXMLSession/start()``; on ``MachineError/executionFailed(_:)`` the
     ///   session still started, and the errors are lost with it — handle them in the chart.
     public init<C: Clock>(
-        chart: SCXMLChart, context: SCXMLContext = SCXMLContext(), clock: C
+        chart: SCXMLChart, context: SCXMLContext = SCXMLContext(), clock: C, http: BasicHTTPEventProcessor? = nil
     ) async throws(MachineError) where C.Duration == Duration {
-        self.session = SCXMLSession(chart: chart, context: context)
+        self.session = SCXMLSession(chart: chart, context: context, http: http)
+        let owner = session.httpOwner
+        self.http = http.map { ($0, owner) }
         self.clock = ClockDriver(clock)
         if let manual = self.clock.manual {
             clockObserver = manual.addObserver { [weak self] in await self?.clockTicked() }
         }
+        // Requests are answered on the processor's thread; each one queued wakes the actor.
+        http?.setArrivalHandler({ [weak self] in Task { await self?.httpArrived() } }, owner: session.httpOwner)
         try session.start()
         scheduleTimer()
     }
@@ -44,6 +56,10 @@ public actor AsyncSCXMLSession {
     deinit {
         timerTask?.cancel()
         if let clockObserver { clock.manual?.removeObserver(clockObserver) }
+        if let http {
+            http.processor.setArrivalHandler(nil, owner: http.owner)
+            http.processor.setSessions([], owner: http.owner)
+        }
     }
 
     /// The root session's active atomic states.
@@ -97,6 +113,19 @@ public actor AsyncSCXMLSession {
 
     private func clockTicked() {
         catchUp()
+        afterOperation()
+    }
+
+    /// Takes the events the Basic HTTP processor queued for these sessions.
+    private func httpArrived() {
+        catchUp()
+        do throws(MachineError) {
+            try session.deliverReceivedHTTPEvents()
+        } catch .executionFailed(let messages) {
+            backgroundFailures += messages
+        } catch {
+            backgroundFailures.append(error.description)
+        }
         afterOperation()
     }
 

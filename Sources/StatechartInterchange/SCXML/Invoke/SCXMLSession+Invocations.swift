@@ -111,6 +111,8 @@ extension SCXMLSession {
             // post to this host's processor once the event is queued, so it is taken next).
             do throws(BasicHTTPError) {
                 guard let http else { throw .rejected("this host has no Basic HTTP processor") }
+                // The sessions that run now are reachable first: one may post to itself.
+                registerHTTPSessions()
                 try http.post(body, contentType: contentType, to: url)
             } catch {
                 raiseCommunicationError(in: serial, sendID: event.sendID)
@@ -141,14 +143,24 @@ extension SCXMLSession {
     /// Puts the events the Basic HTTP processor received on their sessions' external queues, in
     /// the order they arrived, each run to completion (rule R93).
     mutating func deliverReceivedHTTP() -> Bool {
-        guard let http, http.hasReceived else { return false }
-        for (sessionID, event) in http.takeReceived() {
+        guard let http, http.hasReceived(owner: httpOwner) else { return false }
+        for (sessionID, event) in http.takeReceived(owner: httpOwner) {
             guard let r = nodes.firstIndex(where: { $0.instance.context.sessionID == sessionID }), nodes[r].instance.isRunning else {
                 continue  // ended since the server answered
             }
             attempt(nodes[r].serial) { instance throws(MachineError) in try instance.send(chartEvent: .event(event)) }
         }
         return true
+    }
+
+    /// Tells the Basic HTTP processor which sessions run, the ones requests may reach: a session
+    /// that has ended (or not started) takes no more.
+    mutating func registerHTTPSessions() {
+        guard let http else { return }
+        let running = Set(nodes.lazy.filter(\.instance.isRunning).map(\.instance.context.sessionID))
+        guard running != httpSessions else { return }
+        httpSessions = running
+        http.setSessions(running, owner: httpOwner)
     }
 
     /// Sends the external events a session took to its invocations with `autoforward="true"`.
@@ -213,11 +225,10 @@ extension SCXMLSession {
     }
 
     /// Tells every session which sessions exist (`#_scxml_<sessionid>` targets), and where the
-    /// Basic HTTP processor receives; tells the processor which sessions it may queue events for.
+    /// Basic HTTP processor receives.
     mutating func refreshSessionLinks() {
         let ids = Set(nodes.map(\.instance.context.sessionID))
         if let http {
-            http.setSessions(ids)
             for i in nodes.indices where nodes[i].instance.context.links.httpBase != http.base {
                 nodes[i].instance.context.links.httpBase = http.base
             }

@@ -66,6 +66,11 @@ public struct SCXMLSession {
     /// The Basic HTTP Event I/O Processor the sessions send and receive through (rule R93), if
     /// the host gave one.
     public let http: BasicHTTPEventProcessor?
+    /// The number that keeps this host's received events apart from those of other hosts sharing
+    /// the processor.
+    let httpOwner = BasicHTTPEventProcessor.newOwner()
+    /// The sessions last registered with the processor.
+    var httpSessions: Set<String> = []
 
     /// Creates a stopped session of `chart`; ``start()`` starts it.
     ///
@@ -193,11 +198,13 @@ public struct SCXMLSession {
         return next
     }
 
-    /// Stops every session: exit actions run, queues and timers are cleared (children first).
+    /// Stops every session: exit actions run, queues and timers are cleared (children first), and
+    /// the Basic HTTP processor stops taking requests for them.
     public mutating func stop() {
         for i in nodes.indices.reversed() { nodes[i].instance.stop() }
         nodes.removeSubrange(1...)
         nodes[0].instance.context.links.invocations = [:]
+        registerHTTPSessions()
     }
 
     // MARK: - Running to idle
@@ -231,6 +238,7 @@ public struct SCXMLSession {
             }
             if deliverReceivedHTTP() { progress = true }
         }
+        registerHTTPSessions()
     }
 
     /// Delivers the events the Basic HTTP processor received from outside since the last step
