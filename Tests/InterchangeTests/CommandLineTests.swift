@@ -168,4 +168,32 @@ struct CommandLineTests {
         #expect(t.status == 0)
         #expect(t.stdout.hasSuffix(" passed, 0 failed\n"))
     }
+
+    @Test("R93: run serves the chart over Basic HTTP (a send to its own location arrives); --no-http runs without")
+    func runServesHTTP() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let chart = dir.appendingPathComponent("http.scxml")
+        try """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="s0">
+              <state id="s0">
+                <onentry>
+                  <send event="ping" type="basichttp" targetexpr="_ioprocessors.basichttp.location"/>
+                  <send event="timeout" delay="1s"/>
+                </onentry>
+                <transition event="ping" cond="_event.raw.search(/^POST /) === 0" target="pass"/>
+                <transition event="error.execution" target="off"/>
+                <transition event="*" target="fail"/>
+              </state>
+              <final id="pass"/>
+              <final id="off"/>
+              <final id="fail"/>
+            </scxml>
+            """.write(to: chart, atomically: true, encoding: .utf8)
+        let served = try run(["run", chart.path, "+2s"])
+        #expect(served.status == 0)
+        #expect(served.stdout.contains("start → pass (final)"))
+        let without = try run(["run", chart.path, "--no-http", "+2s"])
+        #expect(without.stdout.contains("start → off (final)"))
+    }
 }
