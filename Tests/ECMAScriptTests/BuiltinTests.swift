@@ -89,4 +89,20 @@ import Testing
         }
         #expect(failure("Function('return 1')()")?.kind == .unsupported)
     }
+
+    /// Reliability.md finding 14: a number past `Int`'s range where a built-in wants an integer
+    /// trapped in `Int(_:)` (`JSON.stringify(v, null, 1e300)`, found by ScriptFuzz). Each is now
+    /// clamped as a double first, and gives what ECMAScript gives.
+    @Test func hugeIntegerArgumentsAreClampedNotTrapped() throws {
+        #expect(try eval("JSON.stringify([1], null, 1e300)") == "[\n          1\n]")
+        #expect(try eval("JSON.stringify([1], null, -Infinity)") == "[1]")
+        #expect(failure("(5).toString(1e300)")?.kind == .range)
+        #expect(failure("(5).toString(-Infinity)")?.kind == .range)
+        #expect(try run("result = [1, 2, 3]; result.splice(1, -1e300)") == [1, 2, 3])
+        #expect(try run("result = [1, 2, 3]; result.splice(1, 1e300)") == [1])
+        #expect(try eval("'a'.padStart(-Infinity) + 'b'.padEnd(-1e300, 'x')") == "ab")
+        #expect(try eval("''.repeat(1e20)") == "")
+        #expect(try run("var r = /a/g; r.lastIndex = -1e300; result = [r.test('a'), r.lastIndex]") == [true, 1])
+        #expect(try run("var r = /a/y; r.lastIndex = -Infinity; result = r.test('a')") == true)
+    }
 }

@@ -30,7 +30,7 @@ let arrayMethods: [String: BuiltinMethod] = [
         let o = try array(this)
         var e = o.elements
         let (start, _) = try sliceBounds(i, [a[argument: 0]], count: e.count)
-        let deleteCount = a.count < 2 ? e.count - start : max(0, min(Int(min(try i.toInteger(a[1]), 1e15)), e.count - start))
+        let deleteCount = a.count < 2 ? e.count - start : clampedInt(try i.toInteger(a[1]), 0...(e.count - start))
         let removed = Array(e[start..<start + deleteCount])
         e.replaceSubrange(start..<start + deleteCount, with: a.dropFirst(2))
         try i.charge(16 * max(0, a.count - 2), line: 0)
@@ -194,7 +194,7 @@ let numberMethods: [String: BuiltinMethod] = [
     },
     "toString": { (i, this, a) throws(ScriptError) in
         let x = try i.toNumber(this, line: 0)
-        let radix = a[argument: 0] == .undefined ? 10 : Int(try i.toInteger(a[0]))
+        let radix = a[argument: 0] == .undefined ? 10 : clampedInt(try i.toInteger(a[0]), 0...37)
         guard (2...36).contains(radix) else { throw ScriptError(.range, "toString() radix must be between 2 and 36") }
         if radix == 10 || !x.isFinite || x != x.rounded(.towardZero) || abs(x) > 9e15 { return .string(formatNumber(x)) }
         return .string(String(Int64(x), radix: radix))

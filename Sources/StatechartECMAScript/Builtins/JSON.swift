@@ -4,7 +4,9 @@ extension Interpreter {
     func stringify(_ value: ScriptValue, indent: ScriptValue = .undefined) throws(ScriptError) -> String? {
         var gap = ""
         switch indent {
-        case .number(let n): gap = String(repeating: " ", count: max(0, min(10, Int(n.isFinite ? n : 0))))
+        case .number(let n):
+            // Clamped as a double first: `Int(_:)` of a number past `Int.max` (`1e300`) traps.
+            gap = String(repeating: " ", count: Int(max(0, min(10, n.isNaN ? 0 : n))))
         case .string(let s): gap = String(s.prefix(10))
         default: break
         }

@@ -98,7 +98,7 @@ extension Interpreter {
                 state.lastIndex = 0
                 return nil
             }
-            start = Swift.max(0, Int(n))
+            start = clampedInt(n, 0...input.count)
         }
         let found = try firstMatch(state.program, input, from: start, anchored: flags.sticky)
         if usesLastIndex { state.lastIndex = found.map { Double($0.end) } ?? 0 }

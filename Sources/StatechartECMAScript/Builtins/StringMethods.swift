@@ -88,6 +88,7 @@ let stringMethods: [String: BuiltinMethod] = [
         let s = try i.toStringValue(this, line: 0)
         let n = try i.toInteger(a[argument: 0])
         guard n >= 0, n.isFinite else { throw ScriptError(.range, "invalid count for repeat") }
+        if s.isEmpty { return .string("") }  // any count of nothing, however large
         try i.charge(s.utf8.count * Int(min(n, 1e12)), line: 0)
         return .string(String(repeating: s, count: Int(n)))
     },
@@ -128,6 +129,14 @@ private func units(_ i: Interpreter, _ this: ScriptValue) throws(ScriptError) ->
     Array(try i.toStringValue(this, line: 0).utf16)
 }
 
+/// `x` as an `Int` within `bounds`: clamped as a double first, since `Int(_:)` traps on a value
+/// past `Int`'s range (`1e300`, `-Infinity`); NaN is the lower bound.
+func clampedInt(_ x: Double, _ bounds: ClosedRange<Int>) -> Int {
+    if x.isNaN || x <= Double(bounds.lowerBound) { return bounds.lowerBound }
+    if x >= Double(bounds.upperBound) { return bounds.upperBound }
+    return Int(x)
+}
+
 /// Clamps a relative position to `0...count`.
 func clamp(_ position: Double, _ count: Int) -> Int {
     if position.isNaN || position <= 0 { return 0 }
@@ -165,7 +174,7 @@ private func find(_ needle: [UInt16], in haystack: [UInt16], from: Int, backward
 
 private func pad(_ i: Interpreter, _ this: ScriptValue, _ a: [ScriptValue], atStart: Bool) throws(ScriptError) -> ScriptValue {
     let s = try i.toStringValue(this, line: 0)
-    let target = Int(min(try i.toInteger(a[argument: 0]), 1e9))
+    let target = clampedInt(try i.toInteger(a[argument: 0]), 0...1_000_000_000)
     let filler = a[argument: 1] == .undefined ? [UInt16(0x20)] : Array(try i.toStringValue(a[1], line: 0).utf16)
     let u = Array(s.utf16)
     guard target > u.count, !filler.isEmpty else { return .string(s) }
