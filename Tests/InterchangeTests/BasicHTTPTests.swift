@@ -242,6 +242,9 @@ struct BasicHTTPTests {
         #expect(BasicHTTPMessage.body(event: "go", data: ["n": 2, "o": ["x": [1, true]]], isContent: false)
             == "_scxmleventname=go&n=2&o=%7B%22x%22%3A%5B1%2Ctrue%5D%7D")
         #expect(BasicHTTPMessage.body(event: nil, data: 1.5, isContent: true) == "1.5")
+        // Numbers as ECMAScript writes them, however large.
+        #expect(BasicHTTPMessage.body(event: nil, data: ["a": 1e20, "b": 1e21, "c": -0.0, "d": .number(.nan)], isContent: false)
+            == "a=100000000000000000000&b=1e%2B21&c=0&d=NaN")
         let event = BasicHTTPMessage.event(method: "POST", contentType: nil, body: Array("_scxmleventname=a.b&k=v%21".utf8), raw: "R")
         #expect(event.name == "a.b" && event.data == ["k": "v!"] && event.raw == "R" && event.kind == .external)
         let text = BasicHTTPMessage.event(method: "PUT", contentType: "text/plain", body: Array("x=1".utf8), raw: "")

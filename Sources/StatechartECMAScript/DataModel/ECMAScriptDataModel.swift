@@ -82,6 +82,10 @@ public struct ECMAScriptDataModel: @unchecked Sendable {
     }
 
     /// Whether a variable of this name is declared.
+    /// A number as ECMAScript writes it (`String(n)`): `2`, `0.5`, `1e+21`, `NaN` — for hosts
+    /// that put a script's numbers into text of their own (the Basic HTTP processor's forms).
+    public static func numberText(_ value: Double) -> String { formatNumber(value) }
+
     public func isDeclared(_ name: String) -> Bool { storage?.session.isDeclared(name) ?? false }
 
     /// A variable's value as plain data, or `nil` when it is not declared.

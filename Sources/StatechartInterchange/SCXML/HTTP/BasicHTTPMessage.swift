@@ -1,5 +1,6 @@
 import Foundation
 import Statechart
+import StatechartECMAScript
 
 /// The messages of SCXML's Basic HTTP Event I/O Processor (SCXML D.2): what a `<send>` posts,
 /// and the event a received request becomes. Pure functions over bytes and strings, so that the
@@ -34,10 +35,7 @@ enum BasicHTTPMessage {
         case .string(let s): return s
         case .xml(let x): return x
         case .number(let n):
-            if n.isNaN { return "NaN" }
-            if n.isInfinite { return n < 0 ? "-Infinity" : "Infinity" }
-            if n == n.rounded(.towardZero) && abs(n) < 1e21 { return String(Int64(n)) }
-            return String(n)
+            return ECMAScriptDataModel.numberText(n)
         case .array, .object:
             // Plain data's own JSON form (`DataValue` is `Codable`).
             let encoder = JSONEncoder()

@@ -117,6 +117,7 @@ struct BasicHTTPSocket: ~Copyable {
     /// Up to `limit` bytes, appended to `buffer`; 0 at the end of the stream, -1 on an error or a
     /// timeout.
     func read(into buffer: inout [UInt8], limit: Int) -> Int {
+        guard limit > 0 else { return 0 }
         var chunk = [UInt8](repeating: 0, count: Swift.min(limit, 16 << 10))
         while true {
             let n = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
