@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Compares the ECMAScript subset's regular expressions (rule R92) with Node's engine on random
+# patterns and inputs: for each case, `exec` (the index and every group), `replace` with
+# `<$&|$1>`, `split` and `lastIndex` afterwards, or the error's name — as a chart's <script> runs
+# them through the CLI, and as `node` runs the same function.
+#
+#   Scripts/regexp-differential.sh [FIRST_SEED] [SEEDS] [CASES] [STATECHART_BINARY]
+#
+# Defaults: seeds 1…10, 150 cases each, the release CLI (built if missing). Needs `node` and
+# `python3` on PATH (Node is not part of the project's checks: this is a tool for changing the
+# matcher). Prints each case that differs (at most 8 a seed), then "seed N: C cases, D differ";
+# exits 1 when any differs. Patterns draw on groups, lookahead, back references, named groups,
+# classes, anchors, greedy and lazy quantifiers; inputs and patterns on ASCII, é/É, ſ and the
+# Kelvin sign (the `i` flag's canonicalization); flags '', i, m, s, g, y, gi.
+set -euo pipefail
+first="${1:-1}"; seeds="${2:-10}"; count="${3:-150}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+binary="${4:-}"
+if [ -z "$binary" ]; then
+    (cd "$root" && swift build -c release --product statechart >/dev/null)
+    binary="$(cd "$root" && swift build -c release --show-bin-path)/statechart"
+fi
+command -v node >/dev/null || { echo "node is not on PATH" >&2; exit 2; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+cat >"$work/gen.py" <<'PY'
+import random, json, sys
+rnd = random.Random(int(sys.argv[1]))
+ATOMS = ['a', 'b', 'c', '1', ' ', '.', '\\d', '\\w', '\\s', '\\W', '[ab]', '[^a]', '[a-c1]', '\\b', '\\B', '^', '$',
+         'x', 'é', 'É', 'ſ', 's', 'k', '\\u212a', '[é-ÿ]', '(?<n>a|b)', '\\k<n>']
+def atom(d):
+    r = rnd.random()
+    if d > 3 or r < 0.35: return rnd.choice(ATOMS)
+    if r < 0.5: return '(' + alt(d + 1) + ')'
+    if r < 0.6: return '(?:' + alt(d + 1) + ')'
+    if r < 0.65: return '(?=' + alt(d + 1) + ')'
+    if r < 0.7: return '(?!' + alt(d + 1) + ')'
+    if r < 0.75: return '\\' + str(rnd.randint(1, 3))
+    return rnd.choice(['a', 'b', 'ab', '[b-c]'])
+def quant(a):
+    if a in ('^', '$', '\\b', '\\B'): return a
+    r = rnd.random(); q = ''
+    if r < 0.15: q = '*'
+    elif r < 0.3: q = '+'
+    elif r < 0.4: q = '?'
+    elif r < 0.45:
+        m = rnd.randint(0, 2); q = '{%d,%d}' % (m, m + rnd.randint(0, 2))
+    elif r < 0.48: q = '{%d,}' % rnd.randint(0, 2)
+    if q and rnd.random() < 0.3: q += '?'
+    return a + q
+def seq(d): return ''.join(quant(atom(d)) for _ in range(rnd.randint(1, 4)))
+def alt(d): return '|'.join(seq(d) for _ in range(1 if rnd.random() < 0.7 else rnd.randint(2, 3)))
+cases = []
+for _ in range(int(sys.argv[2])):
+    text = ''.join(rnd.choice('abcAB1 \néÉſsSKk\u212a') for _ in range(rnd.randint(0, 12)))
+    cases.append([alt(0), rnd.choice(['', 'i', 'm', 's', 'g', 'y', 'gi']), text])
+print(json.dumps(cases))
+PY
+
+cat >"$work/run.js" <<'JS'
+function runAll(cases) {
+  var out = [];
+  for (var k = 0; k < cases.length; k++) {
+    var c = cases[k];
+    try {
+      var r = new RegExp(c[0], c[1]);
+      var m = r.exec(c[2]);
+      var replaced = c[2].replace(new RegExp(c[0], c[1]), '<$&|$1>');
+      var parts = c[2].split(new RegExp(c[0], c[1]));
+      out.push([m === null ? null : [m.index].concat(m.slice(0)), replaced, parts, r.lastIndex]);
+    } catch (e) { out.push('E:' + e.name); }
+  }
+  return JSON.stringify(out);
+}
+JS
+
+cat >"$work/compare.py" <<'PY'
+import sys, json, html
+work, seed, binary_output = sys.argv[1], sys.argv[2], sys.argv[3]
+cases = json.load(open(f'{work}/cases.json'))
+node = json.loads(open(f'{work}/node.out').read())
+lines = [l for l in open(binary_output).read().splitlines() if '[' in l]
+if not lines:
+    print(f'seed {seed}: the chart printed no result'); sys.exit(1)
+ours = json.loads(lines[0][lines[0].index('['):])
+bad = 0
+for c, a, b in zip(cases, node, ours):
+    if a != b:
+        bad += 1
+        if bad <= 8: print('DIFF', json.dumps(c, ensure_ascii=False), '\n  node', json.dumps(a, ensure_ascii=False), '\n  ours', json.dumps(b, ensure_ascii=False))
+print(f'seed {seed}: {len(cases)} cases, {bad} differ')
+sys.exit(1 if bad or len(ours) != len(cases) else 0)
+PY
+
+status=0
+for seed in $(seq "$first" $((first + seeds - 1))); do
+    python3 "$work/gen.py" "$seed" "$count" >"$work/cases.json"
+    node -e "const fs = require('fs'); eval(fs.readFileSync('$work/run.js', 'utf8'));
+             console.log(runAll(JSON.parse(fs.readFileSync('$work/cases.json', 'utf8'))));" >"$work/node.out"
+    python3 - "$work" <<'PY'
+import sys, html
+work = sys.argv[1]
+cases, js = open(f'{work}/cases.json').read(), open(f'{work}/run.js').read()
+open(f'{work}/chart.scxml', 'w').write(f'''<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="s">
+  <datamodel><data id="cases" expr="{html.escape(cases, quote=True)}"/></datamodel>
+  <script>{html.escape(js, quote=False)}</script>
+  <state id="s"><onentry><log expr="runAll(cases)"/></onentry></state>
+</scxml>''')
+PY
+    "$binary" run --no-http "$work/chart.scxml" >"$work/ours.out" 2>&1 || true
+    python3 "$work/compare.py" "$work" "$seed" "$work/ours.out" || status=1
+done
+exit $status
