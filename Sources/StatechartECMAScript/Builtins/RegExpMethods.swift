@@ -78,11 +78,7 @@ extension Interpreter {
     }
 
     func compileRegExp(_ pattern: String, flags: String, line: Int) throws(ScriptError) -> RegExpProgram {
-        do {
-            return try RegExpProgram(pattern: pattern, flags: flags, maximumNesting: limits.maximumNesting)
-        } catch {
-            throw ScriptError(error.kind, error.message, line: line)
-        }
+        try RegExpProgram(pattern: pattern, flags: flags, maximumNesting: limits.maximumNesting, line: line)
     }
 
     /// ECMAScript's `RegExpBuiltinExec`: from `lastIndex` under `g` or `y` (which it then
@@ -110,20 +106,20 @@ extension Interpreter {
     /// ``regExpInstructionsPerStep`` instructions the matcher runs (an instruction is a compare
     /// and a branch, a small part of what the interpreter does in a step).
     func firstMatch(_ program: RegExpProgram, _ input: [UInt16], from: Int, anchored: Bool) throws(ScriptError) -> RegExpMatch? {
+        try matching(program, input) { (matcher) throws(ScriptError) in try matcher.firstMatch(from: from, anchored: anchored) }
+    }
+
+    /// Runs `body` with one matcher of `program` over `input` — however many matches it asks
+    /// for — and counts the instructions it ran against the evaluation's step budget.
+    func matching<T>(
+        _ program: RegExpProgram, _ input: [UInt16], _ body: (inout RegExpMatcher) throws(ScriptError) -> T
+    ) throws(ScriptError) -> T {
         let available = Swift.max(0, limits.maximumSteps - steps)
         let budget = available.multipliedReportingOverflow(by: regExpInstructionsPerStep)
-        var matcher = RegExpMatcher(program, input: input, budget: budget.overflow ? Int.max : budget.partialValue)
-        defer {
-            let used = (budget.overflow ? Int.max : budget.partialValue) - matcher.budget
-            steps += (used + regExpInstructionsPerStep - 1) / regExpInstructionsPerStep
-        }
-        var start = from
-        while start <= input.count {
-            if let registers = try matcher.match(at: start) { return RegExpMatch(registers: registers) }
-            if anchored { break }
-            start += 1
-        }
-        return nil
+        let start = budget.overflow ? Int.max : budget.partialValue
+        var matcher = RegExpMatcher(program, input: input, budget: start)
+        defer { steps += (start - matcher.budget + regExpInstructionsPerStep - 1) / regExpInstructionsPerStep }
+        return try body(&matcher)
     }
 
     /// `exec`'s array: the match and each group (`undefined` where one did not take part), with
@@ -157,12 +153,16 @@ extension Interpreter {
     /// Every match from the start, as `match` and `replace` with the `g` flag take them: an
     /// empty match moves on by one unit. Resets `lastIndex` to 0, as they do.
     func allMatches(_ state: RegExpState, _ input: [UInt16]) throws(ScriptError) -> [RegExpMatch] {
-        var matches: [RegExpMatch] = []
-        var start = 0
-        while start <= input.count, let m = try firstMatch(state.program, input, from: start, anchored: state.program.flags.sticky) {
-            matches.append(m)
-            try charge(16, line: 0)
-            start = m.end == m.start ? m.end + 1 : m.end
+        let anchored = state.program.flags.sticky
+        let matches = try matching(state.program, input) { (matcher) throws(ScriptError) -> [RegExpMatch] in
+            var matches: [RegExpMatch] = []
+            var start = 0
+            while start <= input.count, let m = try matcher.firstMatch(from: start, anchored: anchored) {
+                matches.append(m)
+                try charge(16, line: 0)
+                start = m.end == m.start ? m.end + 1 : m.end
+            }
+            return matches
         }
         state.lastIndex = 0
         return matches
@@ -289,32 +289,34 @@ extension Interpreter {
     /// splits nothing there.
     func regExpSplit(_ s: String, _ state: RegExpState, limit: Int) throws(ScriptError) -> ScriptValue {
         let u = Array(s.utf16)
-        var parts: [ScriptValue] = []
         if limit == 0 { return try makeArray([], line: 0) }
-        if u.isEmpty {
-            let m = try firstMatch(state.program, u, from: 0, anchored: true)
-            return try makeArray(m == nil ? [.string(s)] : [], line: 0)
-        }
-        var p = 0
-        var q = 0
-        while q < u.count {
-            guard let m = try firstMatch(state.program, u, from: q, anchored: true), m.end != p, m.end <= u.count else {
-                q += 1
-                continue
+        let groupCount = state.program.groupCount
+        let parts = try matching(state.program, u) { (matcher) throws(ScriptError) -> [ScriptValue] in
+            if u.isEmpty { return try matcher.firstMatch(from: 0, anchored: true) == nil ? [.string(s)] : [] }
+            var parts: [ScriptValue] = []
+            var p = 0
+            var q = 0
+            while q < u.count {
+                guard let m = try matcher.firstMatch(from: q, anchored: true), m.end != p, m.end <= u.count else {
+                    q += 1
+                    continue
+                }
+                parts.append(.string(String(decoding: u[p..<q], as: UTF16.self)))
+                if parts.count == limit { return parts }
+                p = m.end
+                for k in stride(from: 1, through: groupCount, by: 1) {
+                    parts.append(m.group(k, in: u))
+                    if parts.count == limit { return parts }
+                }
+                q = p
             }
-            parts.append(.string(String(decoding: u[p..<q], as: UTF16.self)))
-            if parts.count == limit { return try makeArray(parts, line: 0) }
-            p = m.end
-            for k in stride(from: 1, through: state.program.groupCount, by: 1) {
-                parts.append(m.group(k, in: u))
-                if parts.count == limit { return try makeArray(parts, line: 0) }
-            }
-            q = p
+            parts.append(.string(String(decoding: u[p...], as: UTF16.self)))
+            return parts
         }
-        parts.append(.string(String(decoding: u[p...], as: UTF16.self)))
         try charge(16 * parts.count + s.utf8.count, line: 0)
         return try makeArray(parts, line: 0)
     }
+
 }
 
 /// How many instructions of a regular expression's matcher count as one step of the evaluation's

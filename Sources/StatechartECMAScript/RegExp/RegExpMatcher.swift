@@ -31,6 +31,17 @@ struct RegExpMatcher {
         return Array(registers[0..<(2 * (program.groupCount + 1))])
     }
 
+    /// The first match at `from` or after it (only at `from` when `anchored`).
+    mutating func firstMatch(from: Int, anchored: Bool) throws(ScriptError) -> RegExpMatch? {
+        var start = from
+        while start <= input.count {
+            if let registers = try match(at: start) { return RegExpMatch(registers: registers) }
+            if anchored { break }
+            start += 1
+        }
+        return nil
+    }
+
     /// Runs from instruction `pc` at `position` until a `match` (true) or every choice failed
     /// (false, with the registers as they were).
     private mutating func run(from startPC: Int32, at startPosition: Int32) throws(ScriptError) -> Bool {

@@ -19,16 +19,23 @@ final class RegExpProgram: Sendable {
 
     /// Compiles `pattern` with `flags` (a string of `g`, `i`, `m`, `s`, `y`).
     ///
+    /// - Parameter line: The script line the pattern is on, which every error names.
     /// - Throws: a `SyntaxError` naming what is wrong with the pattern or the flags; an
     ///   `UnsupportedError` for what the subset does not implement (the `u` and `v` flags,
     ///   lookbehind); a `NestingLimitExceeded` for groups nested deeper than `maximumNesting`.
-    init(pattern: String, flags text: String, maximumNesting: Int) throws(ScriptError) {
-        let flags = try RegExpFlags(text)
+    init(pattern: String, flags text: String, maximumNesting: Int, line: Int? = nil) throws(ScriptError) {
+        let flags: RegExpFlags
         var parser = RegExpParser(pattern, maximumNesting: maximumNesting)
-        let tree = try parser.parse()
-        var emitter = RegExpEmitter(ignoreCase: flags.ignoreCase, dotAll: flags.dotAll, registers: 2 * (parser.groupCount + 1))
-        emitter.code.append(.save(0))
-        try emitter.emit(tree)
+        var emitter: RegExpEmitter
+        do {
+            flags = try RegExpFlags(text)
+            let tree = try parser.parse()
+            emitter = RegExpEmitter(ignoreCase: flags.ignoreCase, dotAll: flags.dotAll, registers: 2 * (parser.groupCount + 1))
+            emitter.code.append(.save(0))
+            try emitter.emit(tree)
+        } catch {
+            throw ScriptError(error.kind, error.message, line: line)
+        }
         emitter.code.append(.save(1))
         emitter.code.append(.match)
         source = RegExpProgram.escapedSource(pattern)

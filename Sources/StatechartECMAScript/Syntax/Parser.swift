@@ -629,11 +629,7 @@ struct Parser {
             return try objectLiteral(line: line)
         case .regExp(let pattern, let flags):
             advance()
-            do {
-                return .regExp(try RegExpProgram(pattern: pattern, flags: flags, maximumNesting: maximumNesting), line: line)
-            } catch {
-                throw ScriptError(error.kind, error.message, line: line)
-            }
+            return .regExp(try RegExpProgram(pattern: pattern, flags: flags, maximumNesting: maximumNesting, line: line), line: line)
         case .keyword(let word) where word == "class" || word == "super" || word == "import" || word == "yield":
             throw ScriptError(.unsupported, "'\(word)' is not supported", line: line)
         default:

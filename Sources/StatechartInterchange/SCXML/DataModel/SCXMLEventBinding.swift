@@ -115,7 +115,7 @@ enum SCXMLSendRunner {
         }
         if let type, type == BasicHTTPMessage.type || type == BasicHTTPMessage.shortType {
             // Basic HTTP (rule R93): the body is encoded now, the host posts it after the step.
-            guard let base = scope.context.links.httpBase else {
+            guard scope.context.links.httpBase != nil else {
                 throw failSend("the Basic HTTP Event I/O Processor is not enabled in this host")
             }
             guard let target else {
@@ -123,15 +123,13 @@ enum SCXMLSendRunner {
                 scope.raise(SCXMLEvent("error.communication", kind: .platform, sendID: id))
                 return
             }
+            // The event travels as the body; the outbox keeps its name and send id for `<cancel>`
+            // and a failure's `error.communication`.
             let body = BasicHTTPMessage.body(event: event, data: data, isContent: send.content != nil)
-            // A <content> body is its value percent-encoded, with no name: a receiver reads a
-            // form body without `name=value` pairs as the event's data.
-            let type = "application/x-www-form-urlencoded"
-            var sent = SCXMLEvent(event ?? "HTTP.POST", data: data, kind: .external, sendID: id)
-            sent.origin = base + scope.context.sessionID
             scope.context.links.outbox.append(
                 SCXMLOutboundSend(
-                    target: .http(url: target, body: body, contentType: type), event: sent, due: delay > .zero ? scope.now + delay : nil))
+                    target: .http(url: target, body: body), event: SCXMLEvent(event ?? "HTTP.POST", sendID: id),
+                    due: delay > .zero ? scope.now + delay : nil))
             return
         }
         if let type, !SCXMLSchema.sendTypes.contains(type) {

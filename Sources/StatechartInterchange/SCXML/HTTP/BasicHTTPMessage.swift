@@ -11,6 +11,8 @@ enum BasicHTTPMessage {
     static let shortType = "basichttp"
     /// The parameter that names the event (SCXML D.2.1, D.2.2).
     static let eventNameParameter = "_scxmleventname"
+    /// The body's type: a `<send>`'s, `<content>` included (its value alone, without a name).
+    static let formType = "application/x-www-form-urlencoded"
 
     /// The body a `<send>` posts: `application/x-www-form-urlencoded` pairs — the event's name as
     /// `_scxmleventname` (when the send names one), then each `namelist` variable and `<param>`
@@ -100,7 +102,7 @@ enum BasicHTTPMessage {
         let text = String(decoding: body, as: UTF8.self)
         var name = "HTTP." + method
         var data = DataValue.undefined
-        let isForm = contentType.map { $0.lowercased().hasPrefix("application/x-www-form-urlencoded") } ?? true
+        let isForm = contentType.map { $0.lowercased().hasPrefix(formType) } ?? true
         if isForm && text.contains("=") {
             var members = DataObject()
             for pair in text.split(separator: "&", omittingEmptySubsequences: true) {

@@ -48,7 +48,7 @@ public actor AsyncSCXMLSession {
             clockObserver = manual.addObserver { [weak self] in await self?.clockTicked() }
         }
         // Requests are answered on the processor's thread; each one queued wakes the actor.
-        http?.setArrivalHandler({ [weak self] in Task { await self?.httpArrived() } }, owner: session.httpOwner)
+        http?.setArrivalHandler({ [weak self] in Task { await self?.httpArrived() } }, owner: owner)
         try session.start()
         scheduleTimer()
     }

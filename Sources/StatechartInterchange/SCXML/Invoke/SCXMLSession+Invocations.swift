@@ -106,14 +106,14 @@ extension SCXMLSession {
             receiver = nodes.firstIndex { $0.parent == serial && $0.invokeID == id }
         case .session(let id):
             receiver = nodes.firstIndex { $0.instance.context.sessionID == id }
-        case .http(let url, let body, let contentType):
+        case .http(let url, let body):
             // Posted now, blocking until the receiver answers (its own server thread answers a
             // post to this host's processor once the event is queued, so it is taken next).
             do throws(BasicHTTPError) {
                 guard let http else { throw .rejected("this host has no Basic HTTP processor") }
                 // The sessions that run now are reachable first: one may post to itself.
                 registerHTTPSessions()
-                try http.post(body, contentType: contentType, to: url)
+                try http.post(body, contentType: BasicHTTPMessage.formType, to: url)
             } catch {
                 raiseCommunicationError(in: serial, sendID: event.sendID)
             }

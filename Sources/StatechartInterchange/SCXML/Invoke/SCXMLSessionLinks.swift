@@ -46,9 +46,9 @@ struct SCXMLOutboundSend: Hashable, Sendable, Codable {
         case invocation(String)
         /// Any session of the same ``SCXMLSession`` (`#_scxml_<sessionid>`).
         case session(String)
-        /// A URL, through the Basic HTTP Event I/O Processor (rule R93): the body, already
+        /// A URL, through the Basic HTTP Event I/O Processor (rule R93): the form body, already
         /// encoded when the `<send>` ran, is posted there.
-        case http(url: String, body: String, contentType: String)
+        case http(url: String, body: String)
     }
 
     var target: Target
