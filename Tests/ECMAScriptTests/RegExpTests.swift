@@ -110,6 +110,16 @@ import Testing
         #expect(try eval("(/a/).test('a') ? 1 : 2") == 1)
         #expect(try eval("[/a/, /b/].length") == 2)
         #expect(try eval("/[/]/.test('/')") == true)
+        // After `)` or `}` the lexer takes a `/` for a division; where an expression starts there,
+        // the parser reads it again as a literal, with the text after it (which may hold quotes,
+        // `//` or a backslash that a division's reading could not lex).
+        #expect(try run("var s = 'x1'; if (s) /\\d/.test(s) ? result = 1 : result = 2") == 1)
+        #expect(try run("var n = 0; if (true) { n = 1 }\n/'/.test(\"it's\") ? result = n : result = 0") == 1)
+        #expect(try run("while (false) {} result = /a\\/\\//.exec('xa//')[0]") == "a//")
+        #expect(try run("function f() {}\n/=/.test('a=b') ? result = 'eq' : result = 'no'") == "eq")
+        #expect(try run("var t = (6) / 2 / 3; if (t) {} result = [t, (4) /2/ 1, {a: 9}.a / 3]") == [1, 2, 3])
+        // An unreadable text that no reading fixes is still the lexer's error, with its line.
+        #expect(scriptFailure("if (x) {}\nresult = 'open") == ScriptError(.syntax, "unterminated string literal", line: 2))
     }
 
     @Test("R92: bad patterns and flags are errors that name the problem; lookbehind and u are refused by name")

@@ -9,8 +9,22 @@ struct Lexer {
         bytes = Array(source.utf8)
     }
 
-    /// All tokens, ending with `.end`.
-    mutating func tokenize() throws(ScriptError) -> [Token] {
+    /// A lexer that reads `bytes` from `position`, which is on `line`: the parser reads a `/` again
+    /// from there when it stands where an expression starts (``regExpToken(newlineBefore:)``).
+    init(bytes: [UInt8], position: Int, line: Int) {
+        self.bytes = bytes
+        self.position = position
+        self.line = line
+    }
+
+    /// All tokens, ending with `.end`; `after` is the token before the first, when the lexer
+    /// starts inside a text.
+    ///
+    /// Text that cannot be read ends the list with an ``Token/Kind/invalid(_:)`` token carrying
+    /// the error, instead of throwing it here: a `/` read as a division where the parser finds
+    /// that an expression starts (`if (ok) /'/.test(s)`) is read again as a regular expression,
+    /// and the tokens after it with it; only an error the parser reaches is one.
+    mutating func tokenize(after previous: Token.Kind? = nil) -> [Token] {
         var tokens: [Token] = []
         while true {
             let newline = skipTrivia()
@@ -20,9 +34,26 @@ struct Lexer {
                 return tokens
             }
             let offset = position
-            let kind = try bytes[position] == UInt8(ascii: "/") && startsRegExp(after: tokens.last?.kind) ? regExp() : next()
-            tokens.append(Token(kind: kind, line: start, newlineBefore: newline, start: offset, end: position))
+            do throws(ScriptError) {
+                let before = tokens.last?.kind ?? previous
+                let kind = try bytes[position] == UInt8(ascii: "/") && startsRegExp(after: before) ? regExp() : next()
+                tokens.append(Token(kind: kind, line: start, newlineBefore: newline, start: offset, end: position))
+            } catch {
+                tokens.append(Token(kind: .invalid(error), line: start, newlineBefore: newline, start: offset, end: bytes.count))
+                return tokens
+            }
         }
+    }
+
+    /// The regular expression literal that starts at the lexer's position (a `/`), as a token,
+    /// followed by the tokens after it: the parser's reading of a `/` it had been given as a
+    /// division where an expression starts.
+    mutating func regExpToken(newlineBefore: Bool) throws(ScriptError) -> [Token] {
+        let start = line
+        let offset = position
+        let kind = try regExp()
+        let token = Token(kind: kind, line: start, newlineBefore: newlineBefore, start: offset, end: position)
+        return [token] + tokenize(after: kind)
     }
 
     /// Skips white space and comments; returns whether a line terminator was among them.
@@ -97,12 +128,13 @@ struct Lexer {
     /// Whether a `/` after `previous` starts a regular expression literal rather than a division:
     /// where an expression starts, that is after an operator, an opening bracket or a keyword
     /// other than a value (`return /a/`, `(/a/)`, `x = /a/`), not after a value (`a / b`,
-    /// `f() / 2`, `a[0] / 2`). After `}` it is a division (an object literal's end; a block
-    /// followed by a literal on the next statement is the rare case).
+    /// `f() / 2`, `a[0] / 2`). After `)` and `}` it is taken for a division (`(a + b) / 2`, an
+    /// object literal's end); where the parser finds that an expression starts there instead
+    /// (`if (ok) /a/.test(s)`, a statement after a block), it reads the `/` again.
     private func startsRegExp(after previous: Token.Kind?) -> Bool {
         switch previous {
         case nil: return true
-        case .identifier?, .number?, .string?, .regExp?, .end?: return false
+        case .identifier?, .number?, .string?, .regExp?, .end?, .invalid?: return false
         case .keyword(let word)?: return !["this", "true", "false", "null", "super"].contains(word)
         case .punctuator(let p)?: return ![")", "]", "}", "++", "--"].contains(p)
         }

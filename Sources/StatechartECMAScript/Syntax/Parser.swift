@@ -10,7 +10,7 @@ struct Parser {
 
     init(source: String, maximumNesting: Int) throws(ScriptError) {
         var lexer = Lexer(source)
-        tokens = try lexer.tokenize()
+        tokens = lexer.tokenize()
         self.source = lexer.bytes
         self.maximumNesting = maximumNesting
     }
@@ -19,17 +19,43 @@ struct Parser {
 
     /// A whole program (a `<script>`): statements up to the end of the text.
     mutating func parseProgram() throws(ScriptError) -> [Statement] {
-        var statements: [Statement] = []
-        while !isAtEnd { statements.append(try statement()) }
-        return statements
+        do throws(ScriptError) {
+            var statements: [Statement] = []
+            while !isAtEnd { statements.append(try statement()) }
+            return statements
+        } catch {
+            throw lexerErrorFirst(error)
+        }
     }
 
     /// One expression filling the whole text (a `cond`, an `expr`, a `location`).
     mutating func parseExpression() throws(ScriptError) -> Expression {
-        let e = try expression()
-        if case .punctuator(";") = current.kind { advance() }
-        guard isAtEnd else { throw unexpected("after the expression") }
-        return e
+        do throws(ScriptError) {
+            let e = try expression()
+            if case .punctuator(";") = current.kind { advance() }
+            guard isAtEnd else { throw unexpected("after the expression") }
+            return e
+        } catch {
+            throw lexerErrorFirst(error)
+        }
+    }
+
+    /// The error to report for `error`, thrown at the current token: the lexer's, when the parser
+    /// stopped at text the lexer could not read (an unterminated string, say) — that is where
+    /// the text first went wrong, whatever the parser expected there.
+    private func lexerErrorFirst(_ error: ScriptError) -> ScriptError {
+        if case .invalid(let lexerError) = current.kind { return lexerError }
+        return error
+    }
+
+    /// Reads the current `/` or `/=` token again as the start of a regular expression literal, and
+    /// the text after it with it: the lexer took it for a division after a `)` or a `}`
+    /// (`if (ok) /a/.test(s)`, a statement after a block), where the parser finds an expression
+    /// starting instead.
+    private mutating func readSlashAsRegExp() throws(ScriptError) {
+        let token = current
+        var lexer = Lexer(bytes: source, position: token.start, line: token.line)
+        tokens.replaceSubrange(index..., with: try lexer.regExpToken(newlineBefore: token.newlineBefore))
     }
 
     // MARK: - Tokens
@@ -69,6 +95,7 @@ struct Parser {
         case .string(let s): found = "string '\(s)'"
         case .punctuator(let p): found = "'\(p)'"
         case .regExp(let pattern, let flags): found = "regular expression /\(pattern)/\(flags)"
+        case .invalid(let error): return error
         }
         return ScriptError(.syntax, "unexpected \(found) \(context)", line: current.line)
     }
@@ -630,6 +657,9 @@ struct Parser {
         case .regExp(let pattern, let flags):
             advance()
             return .regExp(try RegExpProgram(pattern: pattern, flags: flags, maximumNesting: maximumNesting, line: line), line: line)
+        case .punctuator("/"), .punctuator("/="):
+            try readSlashAsRegExp()
+            return try primary()
         case .keyword(let word) where word == "class" || word == "super" || word == "import" || word == "yield":
             throw ScriptError(.unsupported, "'\(word)' is not supported", line: line)
         default:
