@@ -1,9 +1,9 @@
 /// Runs a ``RegExpProgram`` against UTF-16 input: a backtracking matcher, as ECMAScript's
-/// semantics are backtracking ones (back references, lazy quantifiers, lookahead).
+/// semantics are backtracking ones (back references, lazy quantifiers, lookahead and lookbehind).
 ///
 /// Why no recursion: a quantifier over a long input backtracks through as many choices as it
 /// has characters; they are kept on a stack in the heap, with an undo log of the registers, so
-/// a million-character input cannot overflow the native stack. Only a lookahead recurses, as
+/// a million-character input cannot overflow the native stack. Only an assertion recurses, as
 /// deep as groups nest in the pattern (bounded when it is parsed).
 ///
 /// Why a budget: a pattern such as `(a+)+b` takes exponential time on `aaaa…c`. Every
@@ -86,6 +86,34 @@ struct RegExpMatcher {
                 } else {
                     failed = true
                 }
+            case .characterBefore(let c):
+                if position > 0, (ignoreCase ? regExpCanonical(input[Int(position) - 1]) : input[Int(position) - 1]) == c {
+                    position -= 1
+                    pc += 1
+                } else {
+                    failed = true
+                }
+            case .anyButLineTerminatorBefore:
+                if position > 0, !isRegExpLineTerminator(input[Int(position) - 1]) {
+                    position -= 1
+                    pc += 1
+                } else {
+                    failed = true
+                }
+            case .anyCharacterBefore:
+                if position > 0 {
+                    position -= 1
+                    pc += 1
+                } else {
+                    failed = true
+                }
+            case .setBefore(let s):
+                if position > 0, program.sets[Int(s)].matches(input[Int(position) - 1], ignoreCase: ignoreCase) {
+                    position -= 1
+                    pc += 1
+                } else {
+                    failed = true
+                }
             case .split(let first, let second):
                 stack.append((second, position))
                 pc = Int(first)
@@ -120,9 +148,16 @@ struct RegExpMatcher {
                 } else {
                     failed = true
                 }
-            case .lookahead(let end, let negated):
-                // Atomic, as ECMAScript's: once it matched, its choices are gone. A positive
-                // one keeps its groups (their old values logged, to be restored on failure
+            case .backReferenceBefore(let k):
+                if let start = backReference(Int(k), before: position) {
+                    position = start
+                    pc += 1
+                } else {
+                    failed = true
+                }
+            case .assertion(let end, let negated):
+                // Atomic, as ECMAScript's: once it matched, its choices are gone; where its body
+                // ended does not move the position. A positive one keeps its groups (their old values logged, to be restored on failure
                 // later); a negative one leaves none.
                 let before = registers
                 let matched = try run(from: Int32(pc + 1), at: position)
@@ -192,20 +227,40 @@ struct RegExpMatcher {
     /// Where a back reference to group `k` ends when it matches at `position`: a group that did
     /// not take part matches the empty string.
     private func backReference(_ k: Int, at position: Int32) -> Int32? {
+        guard let length = groupLength(k) else { return position }
+        guard position + length <= Int32(input.count), groupText(k, equalsInputAt: position) else { return nil }
+        return position + length
+    }
+
+    /// Where a back reference to group `k` starts when it matches the text that ends at
+    /// `position` (matching backwards, in a lookbehind).
+    private func backReference(_ k: Int, before position: Int32) -> Int32? {
+        guard let length = groupLength(k) else { return position }
+        guard position - length >= 0, groupText(k, equalsInputAt: position - length) else { return nil }
+        return position - length
+    }
+
+    /// The length of group `k`'s text, or `nil` when it did not take part.
+    private func groupLength(_ k: Int) -> Int32? {
         let start = registers[2 * k]
         let end = registers[2 * k + 1]
-        guard start >= 0, end >= start else { return position }
-        let length = end - start
-        guard position + length <= Int32(input.count) else { return nil }
-        for offset in 0..<Int(length) {
-            var a = input[Int(start) + offset]
+        guard start >= 0, end >= start else { return nil }
+        return end - start
+    }
+
+    /// Whether group `k`'s text (which took part) equals the input's at `position`, under the
+    /// `i` flag by canonical forms.
+    private func groupText(_ k: Int, equalsInputAt position: Int32) -> Bool {
+        let start = Int(registers[2 * k])
+        for offset in 0..<Int(registers[2 * k + 1] - registers[2 * k]) {
+            var a = input[start + offset]
             var b = input[Int(position) + offset]
             if program.flags.ignoreCase {
                 a = regExpCanonical(a)
                 b = regExpCanonical(b)
             }
-            if a != b { return nil }
+            if a != b { return false }
         }
-        return position + length
+        return true
     }
 }

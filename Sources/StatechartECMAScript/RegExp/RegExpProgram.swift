@@ -21,8 +21,8 @@ final class RegExpProgram: Sendable {
     ///
     /// - Parameter line: The script line the pattern is on, which every error names.
     /// - Throws: a `SyntaxError` naming what is wrong with the pattern or the flags; an
-    ///   `UnsupportedError` for what the subset does not implement (the `u` and `v` flags,
-    ///   lookbehind); a `NestingLimitExceeded` for groups nested deeper than `maximumNesting`.
+    ///   `UnsupportedError` for what the subset does not implement (the `u`, `v` and `d`
+    ///   flags); a `NestingLimitExceeded` for groups nested deeper than `maximumNesting`.
     init(pattern: String, flags text: String, maximumNesting: Int, line: Int? = nil) throws(ScriptError) {
         let flags: RegExpFlags
         var parser = RegExpParser(pattern, maximumNesting: maximumNesting)
@@ -122,6 +122,12 @@ enum RegExpInstruction: Sendable {
     case anyButLineTerminator
     case anyCharacter
     case set(Int32)
+    /// The four above, matched against the code unit before the position, which then moves back
+    /// over it: a lookbehind's body runs backwards.
+    case characterBefore(UInt16)
+    case anyButLineTerminatorBefore
+    case anyCharacterBefore
+    case setBefore(Int32)
     /// Goes on at the first target; on failure, at the second.
     case split(Int32, Int32)
     case jump(Int32)
@@ -133,8 +139,11 @@ enum RegExpInstruction: Sendable {
     case lineEnd
     case wordBoundary(negated: Bool)
     case backReference(Int32)
-    /// The lookahead's body follows, ending in `match`; the pattern goes on at `end`.
-    case lookahead(end: Int32, negated: Bool)
+    /// A back reference matched against the text before the position (in a lookbehind).
+    case backReferenceBefore(Int32)
+    /// A lookahead or a lookbehind: its body follows, ending in `match`, written to run forwards
+    /// or backwards from the position; the pattern goes on at `end`.
+    case assertion(end: Int32, negated: Bool)
     /// A counted loop: sets its count register to 0.
     case resetCount(Int32)
     /// A counted loop's decision, before each repetition (whose body follows): below `min` it
@@ -156,6 +165,10 @@ struct RegExpEmitter {
     var registers: Int
     var code: [RegExpInstruction] = []
     var sets: [RegExpCharacterSet] = []
+    /// Whether the node being written matches backwards, inside a lookbehind (ECMAScript's
+    /// direction -1): its terms are written last to first, each consuming the code unit before
+    /// the position, and a capturing group records its end before its start.
+    private var backward = false
 
     init(ignoreCase: Bool, dotAll: Bool, registers: Int) {
         self.ignoreCase = ignoreCase
@@ -174,13 +187,24 @@ struct RegExpEmitter {
         // Bounded by the pattern's length: each node is written once.
         switch node {
         case .empty: break
-        case .character(let c): code.append(.character(ignoreCase ? regExpCanonical(c) : c))
-        case .anyCharacter: code.append(dotAll ? .anyCharacter : .anyButLineTerminator)
+        case .character(let c):
+            let unit = ignoreCase ? regExpCanonical(c) : c
+            code.append(backward ? .characterBefore(unit) : .character(unit))
+        case .anyCharacter:
+            if backward {
+                code.append(dotAll ? .anyCharacterBefore : .anyButLineTerminatorBefore)
+            } else {
+                code.append(dotAll ? .anyCharacter : .anyButLineTerminator)
+            }
         case .set(let s):
             sets.append(s)
-            code.append(.set(Int32(sets.count - 1)))
+            code.append(backward ? .setBefore(Int32(sets.count - 1)) : .set(Int32(sets.count - 1)))
         case .sequence(let nodes):
-            for n in nodes { try emit(n) }
+            if backward {
+                for n in nodes.reversed() { try emit(n) }
+            } else {
+                for n in nodes { try emit(n) }
+            }
         case .alternation(let alternatives):
             var exits: [Int] = []
             for (k, alternative) in alternatives.enumerated() {
@@ -197,22 +221,35 @@ struct RegExpEmitter {
             }
             for e in exits { code[e] = .jump(here) }
         case .group(let body, let capture):
-            if let k = capture { code.append(.save(Int32(2 * k))) }
+            // Matching backwards, the group's end is reached first.
+            let (first, last) = backward ? (1, 0) : (0, 1)
+            if let k = capture { code.append(.save(Int32(2 * k + first))) }
             try emit(body)
-            if let k = capture { code.append(.save(Int32(2 * k + 1))) }
+            if let k = capture { code.append(.save(Int32(2 * k + last))) }
         case .lookahead(let body, let negated):
-            let start = code.count
-            code.append(.match)
-            try emit(body)
-            code.append(.match)
-            code[start] = .lookahead(end: here, negated: negated)
+            try assertion(body, negated: negated, backward: false)
+        case .lookbehind(let body, let negated):
+            try assertion(body, negated: negated, backward: true)
         case .lineStart: code.append(.lineStart)
         case .lineEnd: code.append(.lineEnd)
         case .wordBoundary(let negated): code.append(.wordBoundary(negated: negated))
-        case .backReference(let k): code.append(.backReference(Int32(k)))
+        case .backReference(let k): code.append(backward ? .backReferenceBefore(Int32(k)) : .backReference(Int32(k)))
         case .repetition(let atom, let min, let max, let greedy, let groups):
             try repetition(atom, min: min, max: max, greedy: greedy, groups: groups)
         }
+    }
+
+    /// A lookahead (`backward` false) or a lookbehind: its body, in its own direction, between
+    /// the assertion and a `match`. A lookahead inside a lookbehind runs forwards again.
+    private mutating func assertion(_ body: RegExpNode, negated: Bool, backward direction: Bool) throws(ScriptError) {
+        let start = code.count
+        code.append(.match)
+        let outer = backward
+        backward = direction
+        try emit(body)
+        backward = outer
+        code.append(.match)
+        code[start] = .assertion(end: here, negated: negated)
     }
 
     private mutating func repetition(_ atom: RegExpNode, min: Int, max: Int?, greedy: Bool, groups: Range<Int>) throws(ScriptError) {

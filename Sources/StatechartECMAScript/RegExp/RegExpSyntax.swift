@@ -13,6 +13,8 @@ indirect enum RegExpNode: Sendable {
     case group(RegExpNode, capture: Int?)
     /// `(?=…)` or `(?!…)`.
     case lookahead(RegExpNode, negated: Bool)
+    /// `(?<=…)` or `(?<!…)`: the body is matched backwards, ending where the assertion stands.
+    case lookbehind(RegExpNode, negated: Bool)
     /// A quantified atom; its capturing groups are numbered `groups` (cleared at every repetition).
     case repetition(RegExpNode, min: Int, max: Int?, greedy: Bool, groups: Range<Int>)
     case lineStart
@@ -95,6 +97,9 @@ struct RegExpParser {
             atom = try atomEscape()
         case 0x28:  // (
             atom = try group()
+            // Annex B lets a lookahead be quantified, not a lookbehind: a quantifier after one is
+            // a term of its own ("nothing to repeat").
+            if case .lookbehind = atom { return atom }
         case 0x2E: atom = .anyCharacter  // .
         case 0x5B: atom = .set(try characterClass())  // [
         case 0x2A, 0x2B, 0x3F:  // * + ?
@@ -166,6 +171,7 @@ struct RegExpParser {
         if depth > maximumNesting { throw ScriptError(.nesting, "regular expression groups nested deeper than \(maximumNesting) levels") }
         var capture: Int?
         var lookahead: Bool?
+        var lookbehind: Bool?
         if eat("?") {
             if eat(":") {
             } else if eat("=") {
@@ -173,14 +179,17 @@ struct RegExpParser {
             } else if eat("!") {
                 lookahead = true
             } else if eat("<") {
-                if current == 0x3D || current == 0x21 {
-                    throw ScriptError(.unsupported, "lookbehind assertions ((?<=…), (?<!…)) are not supported")
+                if eat("=") {
+                    lookbehind = false
+                } else if eat("!") {
+                    lookbehind = true
+                } else {
+                    let name = try groupName()
+                    groupCount += 1
+                    capture = groupCount
+                    if groupNames.contains(where: { $0.name == name }) { throw error("duplicate group name '\(name)'") }
+                    groupNames.append((name, groupCount))
                 }
-                let name = try groupName()
-                groupCount += 1
-                capture = groupCount
-                if groupNames.contains(where: { $0.name == name }) { throw error("duplicate group name '\(name)'") }
-                groupNames.append((name, groupCount))
             } else {
                 throw error("invalid group")
             }
@@ -191,6 +200,7 @@ struct RegExpParser {
         let body = try disjunction()
         guard eat(")") else { throw error("unterminated group") }
         if let negated = lookahead { return .lookahead(body, negated: negated) }
+        if let negated = lookbehind { return .lookbehind(body, negated: negated) }
         return .group(body, capture: capture)
     }
 
