@@ -142,6 +142,11 @@ import Testing
         #expect(try run("var t = (6) / 2 / 3; if (t) {} result = [t, (4) /2/ 1, {a: 9}.a / 3]") == [1, 2, 3])
         // An unreadable text that no reading fixes is still the lexer's error, with its line.
         #expect(scriptFailure("if (x) {}\nresult = 'open") == ScriptError(.syntax, "unterminated string literal", line: 2))
+        // Found by ScriptFuzz: an unreadable text right after a bracket, where the parser looks
+        // ahead for an arrow function's `=>` or a for loop's `in`.
+        for text in ["(/=", "(a, /x", "for (x in '", "(a) => /"] {
+            #expect(failure(text)?.kind == .syntax, "\(text)")
+        }
     }
 
     @Test("R92: bad patterns and flags are errors that name the problem; the u flag is refused by name")

@@ -21,7 +21,7 @@ struct Lexer {
     /// starts inside a text.
     ///
     /// Text that cannot be read ends the list with an ``Token/Kind/invalid(_:)`` token carrying
-    /// the error, instead of throwing it here: a `/` read as a division where the parser finds
+    /// the error (and `.end`), instead of throwing it here: a `/` read as a division where the parser finds
     /// that an expression starts (`if (ok) /'/.test(s)`) is read again as a regular expression,
     /// and the tokens after it with it; only an error the parser reaches is one.
     mutating func tokenize(after previous: Token.Kind? = nil) -> [Token] {
@@ -39,7 +39,9 @@ struct Lexer {
                 let kind = try bytes[position] == UInt8(ascii: "/") && startsRegExp(after: before) ? regExp() : next()
                 tokens.append(Token(kind: kind, line: start, newlineBefore: newline, start: offset, end: position))
             } catch {
+                // `.end` still closes the list: the parser's look-ahead relies on it.
                 tokens.append(Token(kind: .invalid(error), line: start, newlineBefore: newline, start: offset, end: bytes.count))
+                tokens.append(Token(kind: .end, line: line, newlineBefore: false, start: bytes.count, end: bytes.count))
                 return tokens
             }
         }
