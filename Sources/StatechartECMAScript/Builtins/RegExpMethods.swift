@@ -151,7 +151,8 @@ extension Interpreter {
     }
 
     /// Every match from the start, as `match` and `replace` with the `g` flag take them: an
-    /// empty match moves on by one unit. Resets `lastIndex` to 0, as they do.
+    /// empty match moves on by one character (a code unit, or a code point under `u`). Resets
+    /// `lastIndex` to 0, as they do.
     func allMatches(_ state: RegExpState, _ input: [UInt16]) throws(ScriptError) -> [RegExpMatch] {
         let anchored = state.program.flags.sticky
         let matches = try matching(state.program, input) { (matcher) throws(ScriptError) -> [RegExpMatch] in
@@ -160,7 +161,7 @@ extension Interpreter {
             while start <= input.count, let m = try matcher.firstMatch(from: start, anchored: anchored) {
                 matches.append(m)
                 try charge(16, line: 0)
-                start = m.end == m.start ? m.end + 1 : m.end
+                start = m.end == m.start ? matcher.nextIndex(after: m.end) : m.end
             }
             return matches
         }
@@ -255,7 +256,7 @@ extension Interpreter {
             case 0x27: out.append(contentsOf: u[end...]); k += 2
             case 0x30...0x39:
                 let one = Int(next - 0x30)
-                if k + 2 < template.count, isRegExpDigit(template[k + 2]), one * 10 + Int(template[k + 2] - 0x30) <= groupCount,
+                if k + 2 < template.count, isRegExpDigit(UInt32(template[k + 2])), one * 10 + Int(template[k + 2] - 0x30) <= groupCount,
                     one * 10 + Int(template[k + 2] - 0x30) >= 1
                 {
                     out.append(contentsOf: text(groups[one * 10 + Int(template[k + 2] - 0x30)]))
@@ -298,7 +299,7 @@ extension Interpreter {
             var q = 0
             while q < u.count {
                 guard let m = try matcher.firstMatch(from: q, anchored: true), m.end != p, m.end <= u.count else {
-                    q += 1
+                    q = matcher.nextIndex(after: q)
                     continue
                 }
                 parts.append(.string(String(decoding: u[p..<q], as: UTF16.self)))

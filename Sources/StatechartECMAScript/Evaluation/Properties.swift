@@ -157,7 +157,8 @@ extension Interpreter {
         case "multiline": return .boolean(flags.multiline)
         case "dotAll": return .boolean(flags.dotAll)
         case "sticky": return .boolean(flags.sticky)
-        case "unicode", "unicodeSets", "hasIndices": return .boolean(false)
+        case "unicode": return .boolean(flags.unicode)
+        case "unicodeSets", "hasIndices": return .boolean(false)
         default: return nil
         }
     }

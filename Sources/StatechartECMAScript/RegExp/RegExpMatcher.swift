@@ -9,9 +9,13 @@
 /// Why a budget: a pattern such as `(a+)+b` takes exponential time on `aaaa…c`. Every
 /// instruction run counts against the evaluation's step budget, so a catastrophic pattern ends
 /// in a `StepBudgetExceeded` error instead of hanging the machine.
+///
+/// Positions are always UTF-16 code units. Under the `u` flag every instruction that consumes
+/// input takes a surrogate pair as one character, and a match starts only at a character's start.
 struct RegExpMatcher {
     let program: RegExpProgram
     let input: [UInt16]
+    private let unicode: Bool
     /// Steps left before the budget is exceeded.
     var budget: Int
     private var registers: [Int32]
@@ -20,6 +24,7 @@ struct RegExpMatcher {
         self.program = program
         self.input = input
         self.budget = budget
+        unicode = program.flags.unicode
         registers = Array(repeating: -1, count: program.registerCount)
     }
 
@@ -31,15 +36,54 @@ struct RegExpMatcher {
         return Array(registers[0..<(2 * (program.groupCount + 1))])
     }
 
-    /// The first match at `from` or after it (only at `from` when `anchored`).
+    /// The first match at `from` or after it (only at `from` when `anchored`). Under `u`, a
+    /// `from` inside a surrogate pair stands for the pair, as ECMAScript reads `lastIndex`.
     mutating func firstMatch(from: Int, anchored: Bool) throws(ScriptError) -> RegExpMatch? {
         var start = from
+        if unicode, start > 0, start < input.count, isTrailingSurrogate(input[start]), isLeadingSurrogate(input[start - 1]) {
+            start -= 1
+        }
         while start <= input.count {
             if let registers = try match(at: start) { return RegExpMatch(registers: registers) }
             if anchored { break }
-            start += 1
+            start = nextIndex(after: start)
         }
         return nil
+    }
+
+    /// ECMAScript's `AdvanceStringIndex`: the position after the character at `index` — past a
+    /// whole surrogate pair under `u`, else one code unit on.
+    func nextIndex(after index: Int) -> Int {
+        guard unicode, index + 1 < input.count, isLeadingSurrogate(input[index]), isTrailingSurrogate(input[index + 1]) else {
+            return index + 1
+        }
+        return index + 2
+    }
+
+    /// The character at `position` (before the end) and its length in code units.
+    @inline(__always)
+    private func character(at position: Int32) -> (value: UInt32, width: Int32) {
+        let u = input[Int(position)]
+        if unicode, isLeadingSurrogate(u), Int(position) + 1 < input.count, isTrailingSurrogate(input[Int(position) + 1]) {
+            return (regExpCodePoint(u, input[Int(position) + 1]), 2)
+        }
+        return (UInt32(u), 1)
+    }
+
+    /// The character that ends at `position` (after the start) and its length in code units.
+    @inline(__always)
+    private func character(before position: Int32) -> (value: UInt32, width: Int32) {
+        let u = input[Int(position) - 1]
+        if unicode, isTrailingSurrogate(u), position >= 2, isLeadingSurrogate(input[Int(position) - 2]) {
+            return (regExpCodePoint(input[Int(position) - 2], u), 2)
+        }
+        return (UInt32(u), 1)
+    }
+
+    /// A character's canonical form under the `i` flag (``regExpFold(_:)`` with `u`).
+    @inline(__always)
+    private func canonical(_ c: UInt32) -> UInt32 {
+        unicode ? regExpFold(c) : regExpCanonical(c)
     }
 
     /// Runs from instruction `pc` at `position` until a `match` (true) or every choice failed
@@ -59,57 +103,61 @@ struct RegExpMatcher {
             var failed = false
             switch code[pc] {
             case .character(let c):
-                if position < count, (ignoreCase ? regExpCanonical(input[Int(position)]) : input[Int(position)]) == c {
-                    position += 1
+                if position < count, case let (value, width) = character(at: position), (ignoreCase ? canonical(value) : value) == c {
+                    position += width
                     pc += 1
                 } else {
                     failed = true
                 }
             case .anyButLineTerminator:
-                if position < count, !isRegExpLineTerminator(input[Int(position)]) {
-                    position += 1
+                if position < count, case let (value, width) = character(at: position), !isRegExpLineTerminator(value) {
+                    position += width
                     pc += 1
                 } else {
                     failed = true
                 }
             case .anyCharacter:
                 if position < count {
-                    position += 1
+                    position += character(at: position).width
                     pc += 1
                 } else {
                     failed = true
                 }
             case .set(let s):
-                if position < count, program.sets[Int(s)].matches(input[Int(position)], ignoreCase: ignoreCase) {
-                    position += 1
+                if position < count, case let (value, width) = character(at: position),
+                    program.sets[Int(s)].matches(value, ignoreCase: ignoreCase, unicode: unicode)
+                {
+                    position += width
                     pc += 1
                 } else {
                     failed = true
                 }
             case .characterBefore(let c):
-                if position > 0, (ignoreCase ? regExpCanonical(input[Int(position) - 1]) : input[Int(position) - 1]) == c {
-                    position -= 1
+                if position > 0, case let (value, width) = character(before: position), (ignoreCase ? canonical(value) : value) == c {
+                    position -= width
                     pc += 1
                 } else {
                     failed = true
                 }
             case .anyButLineTerminatorBefore:
-                if position > 0, !isRegExpLineTerminator(input[Int(position) - 1]) {
-                    position -= 1
+                if position > 0, case let (value, width) = character(before: position), !isRegExpLineTerminator(value) {
+                    position -= width
                     pc += 1
                 } else {
                     failed = true
                 }
             case .anyCharacterBefore:
                 if position > 0 {
-                    position -= 1
+                    position -= character(before: position).width
                     pc += 1
                 } else {
                     failed = true
                 }
             case .setBefore(let s):
-                if position > 0, program.sets[Int(s)].matches(input[Int(position) - 1], ignoreCase: ignoreCase) {
-                    position -= 1
+                if position > 0, case let (value, width) = character(before: position),
+                    program.sets[Int(s)].matches(value, ignoreCase: ignoreCase, unicode: unicode)
+                {
+                    position -= width
                     pc += 1
                 } else {
                     failed = true
@@ -126,20 +174,21 @@ struct RegExpMatcher {
                 for r in from..<to where registers[Int(r)] != -1 { set(r, -1, &stack) }
                 pc += 1
             case .lineStart:
-                if position == 0 || (program.flags.multiline && isRegExpLineTerminator(input[Int(position) - 1])) {
+                if position == 0 || (program.flags.multiline && isRegExpLineTerminator(UInt32(input[Int(position) - 1]))) {
                     pc += 1
                 } else {
                     failed = true
                 }
             case .lineEnd:
-                if position == count || (program.flags.multiline && isRegExpLineTerminator(input[Int(position)])) {
+                if position == count || (program.flags.multiline && isRegExpLineTerminator(UInt32(input[Int(position)]))) {
                     pc += 1
                 } else {
                     failed = true
                 }
             case .wordBoundary(let negated):
-                let before = position > 0 && isRegExpWordCharacter(input[Int(position) - 1])
-                let after = position < count && isRegExpWordCharacter(input[Int(position)])
+                let folds = unicode && ignoreCase
+                let before = position > 0 && isRegExpWordCharacter(UInt32(input[Int(position) - 1]), unicodeIgnoreCase: folds)
+                let after = position < count && isRegExpWordCharacter(UInt32(input[Int(position)]), unicodeIgnoreCase: folds)
                 if (before != after) != negated { pc += 1 } else { failed = true }
             case .backReference(let k):
                 if let end = backReference(Int(k), at: position) {
@@ -249,18 +298,27 @@ struct RegExpMatcher {
     }
 
     /// Whether group `k`'s text (which took part) equals the input's at `position`, under the
-    /// `i` flag by canonical forms.
+    /// `i` flag by canonical forms (of code points under `u`: a case pair never crosses planes,
+    /// so the two texts are as long in code units).
     private func groupText(_ k: Int, equalsInputAt position: Int32) -> Bool {
-        let start = Int(registers[2 * k])
-        for offset in 0..<Int(registers[2 * k + 1] - registers[2 * k]) {
-            var a = input[start + offset]
-            var b = input[Int(position) + offset]
-            if program.flags.ignoreCase {
-                a = regExpCanonical(a)
-                b = regExpCanonical(b)
-            }
-            if a != b { return false }
+        let start = registers[2 * k]
+        let length = registers[2 * k + 1] - start
+        guard program.flags.ignoreCase else { return input[Int(start)..<Int(start + length)] == input[Int(position)..<Int(position + length)] }
+        var offset: Int32 = 0
+        while offset < length {
+            let a = character(at: start + offset)
+            let b = character(at: position + offset)
+            if a.width != b.width || canonical(a.value) != canonical(b.value) { return false }
+            offset += a.width
         }
         return true
     }
+}
+
+func isLeadingSurrogate(_ u: UInt16) -> Bool { u & 0xFC00 == 0xD800 }
+func isTrailingSurrogate(_ u: UInt16) -> Bool { u & 0xFC00 == 0xDC00 }
+
+/// The code point of a surrogate pair.
+func regExpCodePoint(_ leading: UInt16, _ trailing: UInt16) -> UInt32 {
+    0x10000 + ((UInt32(leading) - 0xD800) << 10) + (UInt32(trailing) - 0xDC00)
 }

@@ -17,20 +17,21 @@ final class RegExpProgram: Sendable {
     /// Registers: two per group (the whole match's first), then one per loop position or count.
     let registerCount: Int
 
-    /// Compiles `pattern` with `flags` (a string of `g`, `i`, `m`, `s`, `y`).
+    /// Compiles `pattern` with `flags` (a string of `g`, `i`, `m`, `s`, `u`, `y`).
     ///
     /// - Parameter line: The script line the pattern is on, which every error names.
     /// - Throws: a `SyntaxError` naming what is wrong with the pattern or the flags; an
-    ///   `UnsupportedError` for what the subset does not implement (the `u`, `v` and `d`
-    ///   flags); a `NestingLimitExceeded` for groups nested deeper than `maximumNesting`.
+    ///   `UnsupportedError` for what the subset does not implement (the `v` and `d` flags,
+    ///   `\p{Script=…}`); a `NestingLimitExceeded` for groups nested deeper than `maximumNesting`.
     init(pattern: String, flags text: String, maximumNesting: Int, line: Int? = nil) throws(ScriptError) {
         let flags: RegExpFlags
-        var parser = RegExpParser(pattern, maximumNesting: maximumNesting)
+        var parser: RegExpParser
         var emitter: RegExpEmitter
         do {
             flags = try RegExpFlags(text)
+            parser = RegExpParser(pattern, maximumNesting: maximumNesting, unicode: flags.unicode)
             let tree = try parser.parse()
-            emitter = RegExpEmitter(ignoreCase: flags.ignoreCase, dotAll: flags.dotAll, registers: 2 * (parser.groupCount + 1))
+            emitter = RegExpEmitter(flags: flags, registers: 2 * (parser.groupCount + 1))
             emitter.code.append(.save(0))
             try emitter.emit(tree)
         } catch {
@@ -88,6 +89,9 @@ struct RegExpFlags: Sendable, Equatable {
     var ignoreCase = false
     var multiline = false
     var dotAll = false
+    /// `u`: the pattern and the input are code points, not code units, and the pattern's syntax
+    /// is strict (no Annex B readings; `\u{…}` and `\p{…}`).
+    var unicode = false
     var sticky = false
 
     init(_ text: String) throws(ScriptError) {
@@ -98,9 +102,10 @@ struct RegExpFlags: Sendable, Equatable {
             case "i": seen = ignoreCase; ignoreCase = true
             case "m": seen = multiline; multiline = true
             case "s": seen = dotAll; dotAll = true
+            case "u": seen = unicode; unicode = true
             case "y": seen = sticky; sticky = true
-            case "u", "v", "d":
-                throw ScriptError(.unsupported, "the regular expression flag '\(c)' is not supported (only g, i, m, s and y)")
+            case "v", "d":
+                throw ScriptError(.unsupported, "the regular expression flag '\(c)' is not supported (only g, i, m, s, u and y)")
             default:
                 throw ScriptError(.syntax, "invalid regular expression flags '\(text)'")
             }
@@ -110,21 +115,23 @@ struct RegExpFlags: Sendable, Equatable {
 
     /// The flags in ECMAScript's order.
     var text: String {
-        (global ? "g" : "") + (ignoreCase ? "i" : "") + (multiline ? "m" : "") + (dotAll ? "s" : "") + (sticky ? "y" : "")
+        (global ? "g" : "") + (ignoreCase ? "i" : "") + (multiline ? "m" : "") + (dotAll ? "s" : "") + (unicode ? "u" : "")
+            + (sticky ? "y" : "")
     }
 }
 
 /// One instruction of a compiled pattern. Targets are instruction indices; registers are indices
 /// into the matcher's registers.
 enum RegExpInstruction: Sendable {
-    /// A code unit (its canonical form under the `i` flag).
-    case character(UInt16)
+    /// A character (its canonical form under the `i` flag): a code unit, or a code point under
+    /// the `u` flag, when every instruction that consumes input reads a surrogate pair as one.
+    case character(UInt32)
     case anyButLineTerminator
     case anyCharacter
     case set(Int32)
     /// The four above, matched against the code unit before the position, which then moves back
     /// over it: a lookbehind's body runs backwards.
-    case characterBefore(UInt16)
+    case characterBefore(UInt32)
     case anyButLineTerminatorBefore
     case anyCharacterBefore
     case setBefore(Int32)
@@ -160,8 +167,7 @@ enum RegExpInstruction: Sendable {
 
 /// Writes a pattern's tree as instructions.
 struct RegExpEmitter {
-    let ignoreCase: Bool
-    let dotAll: Bool
+    let flags: RegExpFlags
     var registers: Int
     var code: [RegExpInstruction] = []
     var sets: [RegExpCharacterSet] = []
@@ -170,9 +176,8 @@ struct RegExpEmitter {
     /// the position, and a capturing group records its end before its start.
     private var backward = false
 
-    init(ignoreCase: Bool, dotAll: Bool, registers: Int) {
-        self.ignoreCase = ignoreCase
-        self.dotAll = dotAll
+    init(flags: RegExpFlags, registers: Int) {
+        self.flags = flags
         self.registers = registers
     }
 
@@ -188,13 +193,13 @@ struct RegExpEmitter {
         switch node {
         case .empty: break
         case .character(let c):
-            let unit = ignoreCase ? regExpCanonical(c) : c
+            let unit = flags.ignoreCase ? (flags.unicode ? regExpFold(c) : regExpCanonical(c)) : c
             code.append(backward ? .characterBefore(unit) : .character(unit))
         case .anyCharacter:
             if backward {
-                code.append(dotAll ? .anyCharacterBefore : .anyButLineTerminatorBefore)
+                code.append(flags.dotAll ? .anyCharacterBefore : .anyButLineTerminatorBefore)
             } else {
-                code.append(dotAll ? .anyCharacter : .anyButLineTerminator)
+                code.append(flags.dotAll ? .anyCharacter : .anyButLineTerminator)
             }
         case .set(let s):
             sets.append(s)

@@ -1,10 +1,11 @@
-/// A regular expression's pattern as a tree (ECMAScript's `Pattern` grammar without the `u` flag,
-/// with the web-compatibility rules of its Annex B: a `{` that starts no quantifier, a lone `]`
-/// or `}`, `\8`, and an escape of any other character stand for themselves).
+/// A regular expression's pattern as a tree (ECMAScript's `Pattern` grammar). Without the `u`
+/// flag, with the web-compatibility rules of its Annex B: a `{` that starts no quantifier, a lone
+/// `]` or `}`, `\8`, and an escape of any other character stand for themselves. With it, those are
+/// errors, a character is a code point, and `\u{…}` and `\p{…}` are read.
 indirect enum RegExpNode: Sendable {
     case empty
-    case character(UInt16)
-    /// `.`: any code unit but a line terminator (any at all under the `s` flag).
+    case character(UInt32)
+    /// `.`: any character but a line terminator (any at all under the `s` flag).
     case anyCharacter
     case set(RegExpCharacterSet)
     case sequence([RegExpNode])
@@ -26,22 +27,25 @@ indirect enum RegExpNode: Sendable {
 /// Reads a pattern's source into a ``RegExpNode``. Every problem is a `SyntaxError` naming it;
 /// group nesting is bounded by the interpreter's nesting limit, so no pattern overflows the stack.
 struct RegExpParser {
-    private let units: [UInt16]
+    /// The pattern's characters: UTF-16 code units, or code points under the `u` flag.
+    private let units: [UInt32]
+    private let unicode: Bool
     private var position = 0
     private let maximumNesting: Int
     private var depth = 0
     /// Capturing groups in the whole pattern (a back reference may come before its group).
     private let groupTotal: Int
-    /// Whether the pattern has a named group (only then is `\k` a reference).
+    /// Whether the pattern has a named group (only then is `\k` a reference, without `u`).
     private let hasNamedGroups: Bool
     private(set) var groupCount = 0
     private(set) var groupNames: [(name: String, group: Int)] = []
 
-    init(_ source: String, maximumNesting: Int) {
-        units = Array(source.utf16)
+    init(_ source: String, maximumNesting: Int, unicode: Bool) {
+        units = unicode ? source.unicodeScalars.map(\.value) : source.utf16.map(UInt32.init)
+        self.unicode = unicode
         self.maximumNesting = maximumNesting
-        groupTotal = RegExpParser.countGroups(units)
-        hasNamedGroups = !RegExpParser.names(units).isEmpty
+        groupTotal = RegExpParser.countGroups(units, unicode: unicode)
+        hasNamedGroups = !RegExpParser.names(units, unicode: unicode).isEmpty
     }
 
     mutating func parse() throws(ScriptError) -> RegExpNode {
@@ -57,10 +61,10 @@ struct RegExpParser {
         ScriptError(.syntax, "invalid regular expression: \(message)")
     }
 
-    private var current: UInt16? { position < units.count ? units[position] : nil }
+    private var current: UInt32? { position < units.count ? units[position] : nil }
 
-    private mutating func eat(_ c: Character) -> Bool {
-        guard let u = current, u == c.utf16.first! else { return false }
+    private mutating func eat(_ c: Unicode.Scalar) -> Bool {
+        guard let u = current, u == c.value else { return false }
         position += 1
         return true
     }
@@ -97,9 +101,10 @@ struct RegExpParser {
             atom = try atomEscape()
         case 0x28:  // (
             atom = try group()
-            // Annex B lets a lookahead be quantified, not a lookbehind: a quantifier after one is
-            // a term of its own ("nothing to repeat").
+            // Annex B lets a lookahead be quantified (without `u`), never a lookbehind: a
+            // quantifier after one is a term of its own ("nothing to repeat").
             if case .lookbehind = atom { return atom }
+            if case .lookahead = atom, unicode { return atom }
         case 0x2E: atom = .anyCharacter  // .
         case 0x5B: atom = .set(try characterClass())  // [
         case 0x2A, 0x2B, 0x3F:  // * + ?
@@ -108,7 +113,10 @@ struct RegExpParser {
             position -= 1
             if quantifierBounds() != nil { throw error("nothing to repeat before '{'") }
             position += 1
+            if unicode { throw error("lone '{' (write \\{ under the u flag)") }
             atom = .character(c)
+        case 0x7D where unicode, 0x5D where unicode:  // } ]
+            throw error("lone '\(Character(Unicode.Scalar(c)!))' (escape it under the u flag)")
         default:
             atom = .character(c)
         }
@@ -212,7 +220,7 @@ struct RegExpParser {
             position += 1
         }
         guard position > start, eat(">") else { throw error("invalid group name") }
-        return String(decoding: units[start..<position - 1], as: UTF16.self)
+        return RegExpParser.text(units[start..<position - 1], unicode: unicode)
     }
 
     /// After a `\` outside a class.
@@ -224,13 +232,14 @@ struct RegExpParser {
             let start = position
             let n = digits() ?? 0
             if n <= groupTotal { return .backReference(n) }
+            if unicode { throw error("\\\(n) refers to no group") }
             position = start
         }
-        if c == 0x6B /* k */, hasNamedGroups {
+        if c == 0x6B /* k */, hasNamedGroups || unicode {
             position += 1
             guard eat("<") else { throw error("invalid named reference") }
             let name = try groupName()
-            guard let group = RegExpParser.namedGroupNumber(units, name) else { throw error("no group named '\(name)'") }
+            guard let group = RegExpParser.namedGroupNumber(units, unicode: unicode, name) else { throw error("no group named '\(name)'") }
             return .backReference(group)
         }
         switch try characterEscape(inClass: false) {
@@ -240,7 +249,7 @@ struct RegExpParser {
     }
 
     private enum Escape {
-        case character(UInt16)
+        case character(UInt32)
         case escape(RegExpClassEscape)
     }
 
@@ -266,15 +275,29 @@ struct RegExpParser {
                 position += 1
                 return .character(l % 32)
             }
+            if unicode { throw error("\\c must be followed by a letter") }
             position -= 1
             return .character(0x5C)  // Annex B: `\c` not followed by a letter is a backslash
         case 0x78:  // xHH
             if let v = hex(count: 2) { return .character(v) }
+            if unicode { throw error("\\x must be followed by two hexadecimal digits") }
             return .character(c)
-        case 0x75:  // uHHHH
-            if let v = hex(count: 4) { return .character(v) }
-            if current == 0x7B { throw ScriptError(.unsupported, "\\u{…} escapes need the u flag, which is not supported") }
-            return .character(c)
+        case 0x75:  // uHHHH, and under `u` a surrogate pair of two, or u{H…}
+            if let v = hex(count: 4) {
+                if unicode, v >= 0xD800 && v <= 0xDBFF, let low = trailingSurrogateEscape() {
+                    return .character(0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00))
+                }
+                return .character(v)
+            }
+            if unicode { return .character(try codePointEscape()) }
+            return .character(c)  // Annex B: `\u{4}` is four `u`s
+        case 0x70 where unicode, 0x50 where unicode:  // p{…}, P{…}
+            return .escape(.property(try propertyEscape(), negated: c == 0x50))
+        case 0x30 where unicode:
+            if let d = current, isRegExpDigit(d) { throw error("invalid decimal escape \\0\(Character(Unicode.Scalar(d)!))") }
+            return .character(0)
+        case 0x30...0x39 where unicode:
+            throw error("invalid escape \\\(Character(Unicode.Scalar(c)!)) (octal escapes are not allowed under the u flag)")
         case 0x30...0x37:  // octal (Annex B), \0 alone is NUL
             var value = Int(c - 0x30)
             var count = 1
@@ -283,24 +306,70 @@ struct RegExpParser {
                 position += 1
                 count += 1
             }
-            return .character(UInt16(value))
+            return .character(UInt32(value))
         default:
-            return .character(c)  // an identity escape: `\.`, `\/`, `\8`…
+            // An identity escape: `\.`, `\/`, `\8`… Under `u` only of a character the pattern
+            // syntax uses, and `-` in a class.
+            if unicode && !isRegExpSyntaxCharacter(c) && !(inClass && c == 0x2D) {
+                throw error("invalid escape \\\(Character(Unicode.Scalar(c) ?? "?"))")
+            }
+            return .character(c)
         }
     }
 
-    private mutating func hex(count: Int) -> UInt16? {
+    /// Under `u`, after `\uHHHH` of a leading surrogate: the trailing surrogate of a second
+    /// `\uHHHH` (consumed), or `nil` (nothing consumed).
+    private mutating func trailingSurrogateEscape() -> UInt32? {
+        let start = position
+        guard eat("\\"), eat("u"), let low = hex(count: 4), low >= 0xDC00 && low <= 0xDFFF else {
+            position = start
+            return nil
+        }
+        return low
+    }
+
+    /// Under `u`, after `\u`: `{H…}`, a code point up to U+10FFFF.
+    private mutating func codePointEscape() throws(ScriptError) -> UInt32 {
+        guard eat("{") else { throw error("\\u must be followed by four hexadecimal digits or {…}") }
+        var value: UInt32 = 0
+        var any = false
+        while let u = current, let d = hexDigit(u) {
+            value = value * 16 + d
+            guard value <= 0x10FFFF else { throw error("\\u{…} beyond U+10FFFF") }
+            position += 1
+            any = true
+        }
+        guard any, eat("}") else { throw error("invalid \\u{…} escape") }
+        return value
+    }
+
+    /// Under `u`, after `\p` or `\P`: `{name}` or `{name=value}`.
+    private mutating func propertyEscape() throws(ScriptError) -> RegExpUnicodeProperty {
+        guard eat("{") else { throw error("\\p must be followed by {…}") }
+        let start = position
+        while let u = current, u != 0x7D { position += 1 }
+        guard position > start, eat("}") else { throw error("invalid \\p{…} escape") }
+        do {
+            return try RegExpUnicodeProperty(RegExpParser.text(units[start..<position - 1], unicode: true))
+        } catch {
+            throw ScriptError(error.kind, error.message)
+        }
+    }
+
+    private func hexDigit(_ u: UInt32) -> UInt32? {
+        switch u {
+        case 0x30...0x39: return u - 0x30
+        case 0x41...0x46: return u - 0x41 + 10
+        case 0x61...0x66: return u - 0x61 + 10
+        default: return nil
+        }
+    }
+
+    private mutating func hex(count: Int) -> UInt32? {
         guard position + count <= units.count else { return nil }
-        var value: UInt16 = 0
+        var value: UInt32 = 0
         for k in 0..<count {
-            let u = units[position + k]
-            let d: UInt16
-            switch u {
-            case 0x30...0x39: d = u - 0x30
-            case 0x41...0x46: d = u - 0x41 + 10
-            case 0x61...0x66: d = u - 0x61 + 10
-            default: return nil
-            }
+            guard let d = hexDigit(units[position + k]) else { return nil }
             value = value * 16 + d
         }
         position += count
@@ -327,6 +396,7 @@ struct RegExpParser {
                     set.ranges.append(a...b)
                 default:
                     // Annex B: a range with a class escape at either end is its parts and a '-'.
+                    if unicode { throw error("a class escape cannot bound a range in a character class") }
                     for part in [low, .character(0x2D), high] { add(part, to: &set) }
                 }
             } else {
@@ -353,22 +423,22 @@ struct RegExpParser {
 
     /// The capturing groups of a pattern: every `(` outside a class that is not escaped and not
     /// `(?:`, `(?=`, `(?!` (a named group `(?<name>` counts).
-    static func countGroups(_ units: [UInt16]) -> Int {
+    static func countGroups(_ units: [UInt32], unicode: Bool) -> Int {
         var count = 0
-        forEachGroup(units) { _ in count += 1 }
+        forEachGroup(units, unicode: unicode) { _ in count += 1 }
         return count
     }
 
-    static func names(_ units: [UInt16]) -> [String] {
+    static func names(_ units: [UInt32], unicode: Bool) -> [String] {
         var names: [String] = []
-        forEachGroup(units) { name in if let name { names.append(name) } }
+        forEachGroup(units, unicode: unicode) { name in if let name { names.append(name) } }
         return names
     }
 
-    static func namedGroupNumber(_ units: [UInt16], _ name: String) -> Int? {
+    static func namedGroupNumber(_ units: [UInt32], unicode: Bool, _ name: String) -> Int? {
         var number = 0
         var found: Int?
-        forEachGroup(units) { n in
+        forEachGroup(units, unicode: unicode) { n in
             number += 1
             if found == nil, n == name { found = number }
         }
@@ -376,7 +446,7 @@ struct RegExpParser {
     }
 
     /// Calls `body` for every capturing group in order, with its name when it has one.
-    private static func forEachGroup(_ units: [UInt16], _ body: (String?) -> Void) {
+    private static func forEachGroup(_ units: [UInt32], unicode: Bool, _ body: (String?) -> Void) {
         var i = 0
         var inClass = false
         while i < units.count {
@@ -394,7 +464,7 @@ struct RegExpParser {
                     if i + 2 < units.count, units[i + 2] == 0x3C, i + 3 < units.count, units[i + 3] != 0x3D, units[i + 3] != 0x21 {
                         var end = i + 3
                         while end < units.count && units[end] != 0x3E { end += 1 }
-                        body(String(decoding: units[(i + 3)..<end], as: UTF16.self))
+                        body(text(units[(i + 3)..<end], unicode: unicode))
                     }
                 } else {
                     body(nil)
@@ -402,5 +472,23 @@ struct RegExpParser {
             }
             i += 1
         }
+    }
+
+    /// A part of the pattern as a string: its code units, or its code points under `u`.
+    static func text(_ units: ArraySlice<UInt32>, unicode: Bool) -> String {
+        if unicode {
+            var out = String.UnicodeScalarView()
+            for u in units { if let scalar = Unicode.Scalar(u) { out.append(scalar) } }
+            return String(out)
+        }
+        return String(decoding: units.map { UInt16(truncatingIfNeeded: $0) }, as: UTF16.self)
+    }
+}
+
+/// ECMAScript's SyntaxCharacter, and `/`: what an identity escape may escape under the `u` flag.
+func isRegExpSyntaxCharacter(_ c: UInt32) -> Bool {
+    switch c {
+    case 0x5E, 0x24, 0x5C, 0x2E, 0x2A, 0x2B, 0x3F, 0x28, 0x29, 0x5B, 0x5D, 0x7B, 0x7D, 0x7C, 0x2F: return true
+    default: return false
     }
 }

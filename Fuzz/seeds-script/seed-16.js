@@ -1,0 +1,1 @@
+var s = 'Émile 😀 ſ 12'; data.a = s.match(/\p{L}+|\p{Nd}+|\p{Emoji_Presentation}/gu); data.b = s.replace(/(?:)/gu, '|').length; data.c = /[ſ]/ui.test('S') && /\u{1F600}/u.test(s); data.d = s.split(/\P{L}+/u); var r = /./gu; r.lastIndex = 7; data.e = r.exec(s)
