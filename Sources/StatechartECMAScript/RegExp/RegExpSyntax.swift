@@ -349,11 +349,7 @@ struct RegExpParser {
         let start = position
         while let u = current, u != 0x7D { position += 1 }
         guard position > start, eat("}") else { throw error("invalid \\p{…} escape") }
-        do {
-            return try RegExpUnicodeProperty(RegExpParser.text(units[start..<position - 1], unicode: true))
-        } catch {
-            throw ScriptError(error.kind, error.message)
-        }
+        return try RegExpUnicodeProperty(RegExpParser.text(units[start..<position - 1], unicode: true))
     }
 
     private func hexDigit(_ u: UInt32) -> UInt32? {
