@@ -32,6 +32,14 @@ extension Interpreter {
             return scope.currentThis
         case .regExp(let program, let line):
             return try makeRegExp(program, line: line)
+        case .template(let strings, let expressions, let line):
+            // Each value is a string within the budget already; the whole is charged as `+` is.
+            var text = strings[0]
+            for (k, e) in expressions.enumerated() {
+                text += try toStringValue(try evaluate(e, scope), line: line)
+                text += strings[k + 1]
+            }
+            return try makeString(text, line: line)
         case .array(let elements, let line):
             var values: [ScriptValue] = []
             values.reserveCapacity(elements.count)

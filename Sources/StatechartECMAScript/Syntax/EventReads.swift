@@ -27,7 +27,7 @@ extension Expression {
                 for link in links { stack.append(link.operand) }
             case .conditional(let a, let b, let c, _):
                 stack.append(contentsOf: [a, b, c])
-            case .sequence(let list, _):
+            case .sequence(let list, _), .template(_, let list, _):
                 stack.append(contentsOf: list)
             }
         }

@@ -4,17 +4,23 @@ struct Lexer {
     let bytes: [UInt8]
     private var position = 0
     private var line = 1
+    /// How deep template literals may nest inside each other's `${…}` (each level lexes its
+    /// expression's tokens in a nested call): the interpreter's nesting limit.
+    private let maximumNesting: Int
+    private var templateDepth = 0
 
-    init(_ source: String) {
+    init(_ source: String, maximumNesting: Int) {
         bytes = Array(source.utf8)
+        self.maximumNesting = maximumNesting
     }
 
     /// A lexer that reads `bytes` from `position`, which is on `line`: the parser reads a `/` again
     /// from there when it stands where an expression starts (``regExpToken(newlineBefore:)``).
-    init(bytes: [UInt8], position: Int, line: Int) {
+    init(bytes: [UInt8], position: Int, line: Int, maximumNesting: Int) {
         self.bytes = bytes
         self.position = position
         self.line = line
+        self.maximumNesting = maximumNesting
     }
 
     /// All tokens, ending with `.end`; `after` is the token before the first, when the lexer
@@ -108,7 +114,7 @@ struct Lexer {
             return .string(try string(quote: b))
         }
         if b == UInt8(ascii: "`") {
-            throw ScriptError(.unsupported, "template literals (`…`) are not supported", line: line)
+            return try template()
         }
         if b == UInt8(ascii: "?"), position + 2 < bytes.count, bytes[position + 1] == UInt8(ascii: "."),
             isDigit(bytes[position + 2])
@@ -136,7 +142,7 @@ struct Lexer {
     private func startsRegExp(after previous: Token.Kind?) -> Bool {
         switch previous {
         case nil: return true
-        case .identifier?, .number?, .string?, .regExp?, .end?, .invalid?: return false
+        case .identifier?, .number?, .string?, .regExp?, .template?, .end?, .invalid?: return false
         case .keyword(let word)?: return !["this", "true", "false", "null", "super"].contains(word)
         case .punctuator(let p)?: return ![")", "]", "}", "++", "--"].contains(p)
         }
@@ -236,27 +242,100 @@ struct Lexer {
                 continue
             }
             guard position < bytes.count else { throw ScriptError(.syntax, "unterminated string literal", line: startLine) }
-            let e = bytes[position]
-            position += 1
-            switch e {
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "v"): out.append(0x0B)
-            case UInt8(ascii: "0") where position >= bytes.count || !isDigit(bytes[position]): out.append(0)
-            case 0x0A: line += 1  // a line continuation
-            case UInt8(ascii: "x"):
-                let scalar = try hexScalar(count: 2)
-                out.append(contentsOf: Array(String(Character(scalar)).utf8))
-            case UInt8(ascii: "u"):
-                let scalar = try unicodeEscape()
-                out.append(contentsOf: Array(String(Character(scalar)).utf8))
-            default: out.append(e)
-            }
+            try escapeSequence(into: &out)
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// After a `\\` in a string or template literal: the character its escape stands for, written
+    /// to `out` (nothing for a line continuation).
+    private mutating func escapeSequence(into out: inout [UInt8]) throws(ScriptError) {
+        let e = bytes[position]
+        position += 1
+        switch e {
+        case UInt8(ascii: "n"): out.append(0x0A)
+        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "r"): out.append(0x0D)
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "f"): out.append(0x0C)
+        case UInt8(ascii: "v"): out.append(0x0B)
+        case UInt8(ascii: "0") where position >= bytes.count || !isDigit(bytes[position]): out.append(0)
+        case 0x0A: line += 1  // a line continuation
+        case UInt8(ascii: "x"):
+            let scalar = try hexScalar(count: 2)
+            out.append(contentsOf: Array(String(Character(scalar)).utf8))
+        case UInt8(ascii: "u"):
+            let scalar = try unicodeEscape()
+            out.append(contentsOf: Array(String(Character(scalar)).utf8))
+        case 0x0D:  // a line continuation, CR LF or CR
+            line += 1
+            if position < bytes.count && bytes[position] == 0x0A { position += 1 }
+        default: out.append(e)
+        }
+    }
+
+    /// `` `text ${expression} text` ``: the template's texts (escapes read, line breaks kept, a
+    /// CR LF or CR read as LF) and, for each `${…}`, the tokens of its expression.
+    private mutating func template() throws(ScriptError) -> Token.Kind {
+        let startLine = line
+        templateDepth += 1
+        defer { templateDepth -= 1 }
+        if templateDepth > maximumNesting {
+            throw ScriptError(.nesting, "template literals nest deeper than \(maximumNesting) levels", line: startLine)
+        }
+        position += 1
+        var strings: [String] = []
+        var expressions: [[Token]] = []
+        var out: [UInt8] = []
+        while true {
+            guard position < bytes.count else { throw ScriptError(.syntax, "unterminated template literal", line: startLine) }
+            let b = bytes[position]
+            position += 1
+            switch b {
+            case UInt8(ascii: "`"):
+                strings.append(String(decoding: out, as: UTF8.self))
+                return .template(strings: strings, expressions: expressions)
+            case UInt8(ascii: "$") where position < bytes.count && bytes[position] == UInt8(ascii: "{"):
+                position += 1
+                strings.append(String(decoding: out, as: UTF8.self))
+                out = []
+                expressions.append(try templateExpression(startLine: startLine))
+            case UInt8(ascii: "\\"):
+                guard position < bytes.count else { throw ScriptError(.syntax, "unterminated template literal", line: startLine) }
+                try escapeSequence(into: &out)
+            case 0x0D:
+                if position < bytes.count && bytes[position] == 0x0A { position += 1 }
+                line += 1
+                out.append(0x0A)
+            case 0x0A:
+                line += 1
+                out.append(b)
+            default:
+                out.append(b)
+            }
+        }
+    }
+
+    /// The tokens of a template's `${…}`, through its closing `}` (read, not among them), ending
+    /// with `.end`. Braces inside it nest (an object literal, a function's body).
+    private mutating func templateExpression(startLine: Int) throws(ScriptError) -> [Token] {
+        var tokens: [Token] = []
+        var depth = 0
+        while true {
+            let newline = skipTrivia()
+            let start = line
+            guard position < bytes.count else { throw ScriptError(.syntax, "unterminated template literal", line: startLine) }
+            let offset = position
+            if bytes[position] == UInt8(ascii: "}") && depth == 0 {
+                position += 1
+                tokens.append(Token(kind: .end, line: start, newlineBefore: newline, start: offset, end: offset))
+                return tokens
+            }
+            let kind = try bytes[position] == UInt8(ascii: "/") && startsRegExp(after: tokens.last?.kind) ? regExp() : next()
+            if kind == .punctuator("{") { depth += 1 }
+            if kind == .punctuator("}") { depth -= 1 }
+            tokens.append(Token(kind: kind, line: start, newlineBefore: newline, start: offset, end: position))
+        }
     }
 
     private mutating func unicodeEscape() throws(ScriptError) -> Unicode.Scalar {

@@ -7,12 +7,27 @@ struct Parser {
     private let source: [UInt8]
     private let maximumNesting: Int
     private var depth = 0
+    /// Whether a `/` the lexer took for a division may be read again as a regular expression
+    /// (``readSlashAsRegExp()``): not in a template's `${…}`, whose tokens end at its `}` while
+    /// the lexer would read on to the end of the text.
+    private let readsSlashAgain: Bool
 
     init(source: String, maximumNesting: Int) throws(ScriptError) {
-        var lexer = Lexer(source)
+        var lexer = Lexer(source, maximumNesting: maximumNesting)
         tokens = lexer.tokenize()
         self.source = lexer.bytes
         self.maximumNesting = maximumNesting
+        readsSlashAgain = true
+    }
+
+    /// A parser of a template's `${…}`: its tokens, over the same text, at the nesting depth of
+    /// the template.
+    private init(templateExpression tokens: [Token], source: [UInt8], maximumNesting: Int, depth: Int) {
+        self.tokens = tokens
+        self.source = source
+        self.maximumNesting = maximumNesting
+        self.depth = depth
+        readsSlashAgain = false
     }
 
     // MARK: - Entry points
@@ -54,7 +69,8 @@ struct Parser {
     /// starting instead.
     private mutating func readSlashAsRegExp() throws(ScriptError) {
         let token = current
-        var lexer = Lexer(bytes: source, position: token.start, line: token.line)
+        guard readsSlashAgain else { throw unexpected("where an expression should start") }
+        var lexer = Lexer(bytes: source, position: token.start, line: token.line, maximumNesting: maximumNesting)
         tokens.replaceSubrange(index..., with: try lexer.regExpToken(newlineBefore: token.newlineBefore))
     }
 
@@ -95,6 +111,7 @@ struct Parser {
         case .string(let s): found = "string '\(s)'"
         case .punctuator(let p): found = "'\(p)'"
         case .regExp(let pattern, let flags): found = "regular expression /\(pattern)/\(flags)"
+        case .template: found = "template literal"
         case .invalid(let error): return error
         }
         return ScriptError(.syntax, "unexpected \(found) \(context)", line: current.line)
@@ -575,6 +592,8 @@ struct Parser {
                 e = .index(e, key, optional: false, line: line)
             } else if eat("(") {
                 e = .call(e, try argumentList(), optional: false, line: line)
+            } else if case .template = current.kind {
+                throw ScriptError(.unsupported, "tagged templates (f`…`) are not supported", line: line)
             } else {
                 depth -= 1
                 depthAdded -= 1
@@ -660,6 +679,18 @@ struct Parser {
         case .punctuator("/"), .punctuator("/="):
             try readSlashAsRegExp()
             return try primary()
+        case .template(let strings, let expressionTokens):
+            advance()
+            var expressions: [Expression] = []
+            for tokens in expressionTokens {
+                var parser = Parser(templateExpression: tokens, source: source, maximumNesting: maximumNesting, depth: depth)
+                if parser.isAtEnd { throw ScriptError(.syntax, "an empty ${} in a template literal", line: line) }
+                let e = try parser.expression()
+                guard parser.isAtEnd else { throw parser.unexpected("in a template literal's ${…}: expected '}'") }
+                expressions.append(e)
+            }
+            if expressions.isEmpty { return .literal(.string(strings[0])) }
+            return .template(strings, expressions, line: line)
         case .keyword(let word) where word == "class" || word == "super" || word == "import" || word == "yield":
             throw ScriptError(.unsupported, "'\(word)' is not supported", line: line)
         default:

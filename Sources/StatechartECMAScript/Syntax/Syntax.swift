@@ -25,6 +25,9 @@ indirect enum Expression: Sendable {
     /// A regular expression literal, compiled when parsed (a bad pattern is an early
     /// `SyntaxError`); each evaluation makes a new object.
     case regExp(RegExpProgram, line: Int)
+    /// A template literal: its texts, one more than its expressions, each expression's value
+    /// written as a string between them.
+    case template([String], [Expression], line: Int)
 
     var line: Int {
         switch self {
@@ -32,7 +35,7 @@ indirect enum Expression: Sendable {
         case .identifier(_, _, let l), .array(_, let l), .object(_, let l), .member(_, _, _, let l), .index(_, _, _, let l),
             .call(_, _, _, let l), .new(_, _, let l), .unary(_, _, let l), .update(_, _, _, let l), .binary(_, _, _, let l),
             .logical(_, _, _, let l), .conditional(_, _, _, let l), .assign(_, _, _, let l), .sequence(_, let l),
-            .this(let l), .regExp(_, let l):
+            .this(let l), .regExp(_, let l), .template(_, _, let l):
             return l
         case .function(let f): return f.line
         case .chain(let first, _): return first.line

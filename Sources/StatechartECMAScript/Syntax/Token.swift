@@ -8,6 +8,9 @@ struct Token: Sendable, Equatable {
         case punctuator(String)
         /// A regular expression literal: its pattern and flags as written.
         case regExp(pattern: String, flags: String)
+        /// A template literal: its texts (one more than its expressions) and the tokens of each
+        /// `${…}`, each list ending with `.end`.
+        indirect case template(strings: [String], expressions: [[Token]])
         /// Text the lexer could not read, from here to the end: the parser throws the error when it
         /// reaches this token, unless it reads a `/` before it again (``Lexer/tokenize(after:)``).
         case invalid(ScriptError)
