@@ -160,7 +160,8 @@ import Testing
         #expect(ScriptExpression("`template`").syntaxError == nil)  // rule R94
         #expect(ScriptExpression("class A {}").syntaxError?.kind == .unsupported)
         #expect(ScriptProgram("with (o) { x }").syntaxError?.kind == .unsupported)
-        #expect(ScriptExpression("[...a]").syntaxError?.kind == .unsupported)
+        #expect(ScriptExpression("[...a]").syntaxError == nil)  // rule R94
+        #expect(ScriptExpression("({get x() { return 1 }})").syntaxError?.kind == .unsupported)
     }
 
     @Test func locations() {

@@ -35,4 +35,58 @@ import Testing
         let deep = String(repeating: "`${", count: 300) + "1" + String(repeating: "}`", count: 300)
         #expect(failure(deep)?.kind == .nesting)
     }
+
+    @Test("R94: spread copies an array's or a string's items into an array or an argument list, and an object's properties")
+    func spread() throws {
+        #expect(try eval("[0, ...[1, 2], ...'ab', 3]") == [0, 1, 2, "a", "b", 3])
+        #expect(try eval("Math.max(...[3, 9, 4])") == 9)
+        #expect(try run("function f(a, b, c) { return a + b + c } result = f(...[1, 2], 3)") == 6)
+        #expect(try eval("[...'😀é']") == ["😀", "é"])  // code points, not UTF-16 units
+        #expect(try eval("({...{a: 1, b: 2}, b: 3, ...null, ...undefined})") == ["a": 1, "b": 3])
+        #expect(try eval("({a: 1, ...{a: 2}}).a") == 2)
+        #expect(try run("var base = {x: 1}; var copy = {...base}; copy.x = 2; result = [base.x, copy.x]") == [1, 2])
+        #expect(failure("[...5]") == ScriptError(.type, "number is not iterable (arrays and strings are)", line: 1))
+        #expect(failure("Math.max(...{})")?.kind == .type)
+    }
+
+    @Test("R94: destructuring declarations take objects and arrays apart, with defaults, renames, holes and rests")
+    func destructuring() throws {
+        #expect(try run("const {a, b: renamed, c = 3} = {a: 1, b: 2}; result = [a, renamed, c]") == [1, 2, 3])
+        #expect(try run("let [x, , y = 5, ...others] = [1, 2, undefined, 4, 5]; result = [x, y, others]") == [1, 5, [4, 5]])
+        #expect(try run("var {p: {q: [first]}} = {p: {q: ['deep']}}; result = first") == "deep")
+        #expect(try run("const {id, ...rest} = {id: 1, name: 'n', total: 2}; result = rest") == ["name": "n", "total": 2])
+        #expect(try run("const key = 'k'; const {[key]: value} = {k: 'v'}; result = value") == "v")
+        #expect(try run("const [a, b] = 'hé'; result = a + b") == "hé")
+        #expect(try run("let n = 0; const {v = ++n} = {v: 0}; const {w = ++n} = {}; result = [v, w, n]") == [0, 1, 1])
+        // A `var` pattern is hoisted like a `var` name.
+        #expect(try run("result = typeof later; var {later} = {later: 1}") == "undefined")
+        #expect(scriptFailure("const {a} = null") == ScriptError(.type, "cannot destructure null: it has no properties", line: 1))
+        #expect(scriptFailure("const [a] = 1")?.kind == .type)
+        #expect(scriptFailure("const {a}")?.message == "a destructuring declaration needs a value")
+        #expect(scriptFailure("const {a} = {a: 1}; a = 2")?.kind == .type)
+        // Destructuring assignment (without a declaration) stays refused by name.
+        #expect(scriptFailure("var a, b; [a, b] = [1, 2]")?.kind == .unsupported)
+    }
+
+    @Test("R94: for … of and for … in heads, catch and parameters bind patterns")
+    func patternsElsewhere() throws {
+        #expect(try run("var total = 0; for (const [k, v] of [['a', 1], ['b', 2]]) { total += v } result = total") == 3)
+        #expect(try run("var names = []; for (let {name} of [{name: 'x'}, {name: 'y'}]) names.push(name); result = names") == ["x", "y"])
+        #expect(try run("var s = ''; for (const [i, c] = [0, 'abc']; i < 0;) {} for (const ch of 'a😀') s += '[' + ch + ']'; result = s") == "[a][😀]")
+        #expect(try run("try { throw {code: 7, detail: 'x'} } catch ({code}) { result = code }") == 7)
+        #expect(try run("function f({a, b = 2}, [c] = [3], ...more) { return [a, b, c, more] } result = f({a: 1})") == [1, 2, 3, []])
+        #expect(try run("function f(a, b = a * 2) { return b } result = [f(1), f(1, 5), f(1, undefined), f.length]") == [2, 5, 2, 1])
+        #expect(try run("const sum = (...xs) => xs.reduce((t, x) => t + x, 0); result = [sum(1, 2, 3), sum()]") == [6, 0])
+        #expect(try run("const pick = ({x, y}) => x * y; result = pick({x: 2, y: 3})") == 6)
+        #expect(try run("function f(...args) { return arguments.length + args.length } result = f(1, 2)") == 4)
+    }
+
+    @Test("R94: shorthand methods and computed keys in object literals; getters and setters are refused")
+    func objectLiterals() throws {
+        #expect(try run("var counter = {n: 0, add(k = 1) { this.n += k; return this } }; result = counter.add().add(2).n") == 3)
+        #expect(try run("var k = 'dyn'; var o = {[k + 1]: 'a', ['x']: 'b'}; result = [o.dyn1, o.x]") == ["a", "b"])
+        #expect(try run("var o = {get: 1, set() { return 2 }}; result = [o.get, o.set()]") == [1, 2])
+        #expect(try run("var o = {greet() { return 'hi' }}; result = o.greet.name") == "greet")
+        #expect(scriptFailure("var o = {get x() { return 1 }}")?.kind == .unsupported)
+    }
 }

@@ -41,17 +41,32 @@ extension Interpreter {
             }
             return try makeString(text, line: line)
         case .array(let elements, let line):
-            var values: [ScriptValue] = []
-            values.reserveCapacity(elements.count)
-            for element in elements { values.append(try element.map { (x) throws(ScriptError) in try evaluate(x, scope) } ?? .undefined) }
-            return try makeArray(values, line: line)
-        case .object(let properties, let line):
+            return try makeArray(try evaluateList(elements, scope), line: line)
+        case .object(let members, let line):
             let o = try makeObject(line: line)
-            for (key, value) in properties {
-                try charge(32 + key.utf8.count, line: line)
-                o.set(key, try evaluate(value, scope))
+            for member in members {
+                switch member {
+                case .property(let key, let value):
+                    try charge(32 + key.utf8.count, line: line)
+                    o.set(key, try evaluate(value, scope))
+                case .computed(let keyExpression, let value):
+                    let key = try toPropertyKey(try evaluate(keyExpression, scope), line: line)
+                    try charge(32 + key.utf8.count, line: line)
+                    o.set(key, try evaluate(value, scope))
+                case .spread(let sourceExpression):
+                    // Own enumerable properties, as Object.assign copies them; `null`, `undefined`
+                    // and other primitives add none (a string's characters aside, not copied).
+                    let source = try evaluate(sourceExpression, scope)
+                    guard case .object(let s) = source else { continue }
+                    for k in s.ownKeys {
+                        try charge(32 + k.utf8.count, line: line)
+                        o.set(k, try property(of: source, k, line: line))
+                    }
+                }
             }
             return .object(o)
+        case .spread(_, let line):
+            throw ScriptError(.syntax, "'...' outside an array literal or an argument list", line: line)
         case .function(let f):
             try charge(64, line: f.line)
             hasScriptFunctions = true
@@ -68,9 +83,7 @@ extension Interpreter {
             return try evaluateCall(callee, arguments, optional: optional, scope, line: line)
         case .new(let callee, let arguments, let line):
             let constructor = try evaluate(callee, scope)
-            var values: [ScriptValue] = []
-            for a in arguments { values.append(try evaluate(a, scope)) }
-            return try construct(constructor, values, line: line)
+            return try construct(constructor, try evaluateList(arguments, scope), line: line)
         case .unary(let op, let operand, let line):
             return try evaluateUnary(op, operand, scope, line: line)
         case .update(let increment, let prefix, let target, let line):
@@ -172,9 +185,7 @@ extension Interpreter {
             function = try evaluate(callee, scope)
         }
         if optional && function.isNullish { return .undefined }
-        var values: [ScriptValue] = []
-        values.reserveCapacity(arguments.count)
-        for a in arguments { values.append(try evaluate(a, scope)) }
+        let values = try evaluateList(arguments, scope)
         guard case .object(let f) = function, f.isCallable else {
             throw typeError("\(describe(callee)) is not a function", line: line)
         }
@@ -195,8 +206,17 @@ extension Interpreter {
             let scope = Scope(parent: closure, holdsVars: true)
             scope.thisValue = literal.isArrow ? closure.currentThis : this
             for name in literal.varNames { scope.declare(name, .undefined) }
-            for (i, name) in literal.parameters.enumerated() {
-                scope.declare(name, i < arguments.count ? arguments[i] : .undefined)
+            for (i, parameter) in literal.parameters.enumerated() {
+                let value = i < arguments.count ? arguments[i] : .undefined
+                if case .name(let name) = parameter.target, parameter.defaultValue == nil {
+                    scope.declare(name, value)
+                } else {
+                    try bindElement(parameter, value, as: .parameter, in: scope, line: literal.line)
+                }
+            }
+            if let rest = literal.rest {
+                let after = arguments.count > literal.parameters.count ? Array(arguments[literal.parameters.count...]) : []
+                try bind(rest, try makeArray(after, line: line), as: .parameter, in: scope, line: literal.line)
             }
             if !literal.isArrow {
                 scope.declare("arguments", try makeArray(arguments, line: line))

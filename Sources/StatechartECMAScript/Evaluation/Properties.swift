@@ -48,7 +48,7 @@ extension Interpreter {
                     case .native(let n, _), .boundNative(let n, _, _): return .string(n)
                     }
                 case "length":
-                    if case .script(let literal, _) = kind { return .number(Double(literal.parameters.count)) }
+                    if case .script(let literal, _) = kind { return .number(Double(literal.length)) }
                     return .number(0)
                 default:
                     return method(functionMethods, name, receiver: value)

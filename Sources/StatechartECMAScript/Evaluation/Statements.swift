@@ -38,24 +38,13 @@ extension Interpreter {
         case .expression(let e):
             _ = try evaluate(e, scope)
         case .declaration(let kind, let list, let line):
-            for (name, valueExpression) in list {
+            for (target, valueExpression) in list {
                 let value = try valueExpression.map { (x) throws(ScriptError) in try evaluate(x, scope) }
-                switch kind {
-                case .var:
-                    let target = scope.varScope
-                    if let value {
-                        if let owner = scope.resolve(name), owner !== target, owner.binding(name) != nil {
-                            try assign(name, value, in: scope, line: line)
-                        } else if let existing = target.binding(name), existing.readOnly {
-                            try assign(name, value, in: target, line: line)
-                        } else {
-                            target.declare(name, value)
-                        }
-                    } else if target.binding(name) == nil {
-                        target.declare(name, .undefined)
-                    }
-                case .let, .const:
-                    scope.declare(name, value ?? .undefined, readOnly: kind == .const)
+                if case .name(let name) = target {
+                    try declare(name, value, kind: kind, in: scope, line: line)
+                } else {
+                    // The parser gives a pattern a value always.
+                    try bind(target, value ?? .undefined, as: .declaration(kind), in: scope, line: line)
                 }
             }
         case .function:
@@ -92,7 +81,7 @@ extension Interpreter {
                 }
                 if let update { _ = try evaluate(update, loopScope) }
             }
-        case .forIn(let kind, let name, let objectExpression, let body, let line):
+        case .forIn(let kind, let target, let objectExpression, let body, let line):
             let object = try evaluate(objectExpression, scope)
             let keys: [String]
             switch object {
@@ -100,16 +89,10 @@ extension Interpreter {
             case .string(let str): keys = str.utf16.indices.enumerated().map { String($0.offset) }
             default: keys = []
             }
-            return try loop(over: keys.map(ScriptValue.string), kind: kind, name: name, body: body, scope, line: line)
-        case .forOf(let kind, let name, let iterableExpression, let body, let line):
-            let iterable = try evaluate(iterableExpression, scope)
-            let items: [ScriptValue]
-            switch iterable {
-            case .object(let o) where o.isArray: items = o.elements
-            case .string(let str): items = str.map { .string(String($0)) }
-            default: throw typeError("\(iterable.typeName) is not iterable (for … of takes arrays and strings)", line: line)
-            }
-            return try loop(over: items, kind: kind, name: name, body: body, scope, line: line)
+            return try loop(over: keys.map(ScriptValue.string), kind: kind, target: target, body: body, scope, line: line)
+        case .forOf(let kind, let target, let iterableExpression, let body, let line):
+            let items = try iterableItems(try evaluate(iterableExpression, scope), line: line)
+            return try loop(over: items, kind: kind, target: target, body: body, scope, line: line)
         case .return(let value):
             return .returned(try value.map { (x) throws(ScriptError) in try evaluate(x, scope) } ?? .undefined)
         case .break:
@@ -120,7 +103,7 @@ extension Interpreter {
             let value = try evaluate(valueExpression, scope)
             thrownValue = value
             throw ScriptError(.thrown, try toStringValue(value, line: line), line: line)
-        case .try(let body, let name, let handler, let finalizer):
+        case .try(let body, let target, let handler, let finalizer):
             var completion = Completion.normal
             var pending: ScriptError?
             do {
@@ -128,8 +111,8 @@ extension Interpreter {
             } catch {
                 if let handler, error.isCatchable {
                     let catchScope = Scope(parent: scope, holdsVars: false)
-                    if let name { catchScope.declare(name, caughtValue(error)) }
                     do {
+                        if let target { try bind(target, caughtValue(error), as: .parameter, in: catchScope, line: s.line) }
                         completion = try execute(handler, catchScope, newBlock: true)
                     } catch {
                         pending = error
@@ -171,16 +154,20 @@ extension Interpreter {
     }
 
     private func loop(
-        over items: [ScriptValue], kind: DeclarationKind?, name: String, body: Statement, _ scope: Scope, line: Int
+        over items: [ScriptValue], kind: DeclarationKind?, target: BindingPattern, body: Statement, _ scope: Scope, line: Int
     ) throws(ScriptError) -> Completion {
         for item in items {
             let iterationScope: Scope
             if let kind, kind != .var {
                 iterationScope = Scope(parent: scope, holdsVars: false)
-                iterationScope.declare(name, item, readOnly: kind == .const)
+                try bind(target, item, as: .declaration(kind), in: iterationScope, line: line)
             } else {
                 iterationScope = scope
-                if kind == .var { scope.varScope.declare(name, item) } else { try assign(name, item, in: scope, line: line) }
+                if kind == .var {
+                    try bind(target, item, as: .declaration(.var), in: scope, line: line)
+                } else {
+                    try bind(target, item, as: .assignment, in: scope, line: line)
+                }
             }
             switch try execute(body, iterationScope) {
             case .breakLoop: return .normal

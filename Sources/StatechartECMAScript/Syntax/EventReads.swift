@@ -15,9 +15,14 @@ extension Expression {
                 return true
             case .array(let elements, _):
                 for x in elements { if let x { stack.append(x) } }
-            case .object(let properties, _):
-                for p in properties { stack.append(p.value) }
-            case .member(let base, _, _, _), .unary(_, let base, _), .update(_, _, let base, _):
+            case .object(let members, _):
+                for m in members {
+                    switch m {
+                    case .property(_, let value), .spread(let value): stack.append(value)
+                    case .computed(let key, let value): stack.append(contentsOf: [key, value])
+                    }
+                }
+            case .member(let base, _, _, _), .unary(_, let base, _), .update(_, _, let base, _), .spread(let base, _):
                 stack.append(base)
             case .index(let a, let b, _, _), .binary(_, let a, let b, _), .logical(_, let a, let b, _), .assign(_, let a, let b, _):
                 stack.append(a)

@@ -247,20 +247,101 @@ struct Parser {
             throw unexpected("where a declaration should start")
         }
         advance()
-        var names: [(name: String, value: Expression?)] = []
+        var list: [(target: BindingPattern, value: Expression?)] = []
         repeat {
-            if isPunctuator("{") || isPunctuator("[") {
-                throw ScriptError(.unsupported, "destructuring declarations are not supported", line: current.line)
-            }
-            let name = try identifierName("in a '\(word)' declaration: expected a name")
+            let target = try bindingTarget("in a '\(word)' declaration")
             var value: Expression?
             if eat("=") { value = try assignment() }
-            if kind == .const && value == nil {
-                throw ScriptError(.syntax, "'const \(name)' needs a value", line: line)
+            if value == nil {
+                if case .name(let name) = target {
+                    if kind == .const { throw ScriptError(.syntax, "'const \(name)' needs a value", line: line) }
+                } else {
+                    throw ScriptError(.syntax, "a destructuring declaration needs a value", line: line)
+                }
             }
-            names.append((name, value))
+            list.append((target, value))
         } while eat(",")
-        return .declaration(kind: kind, names, line: line)
+        return .declaration(kind: kind, list, line: line)
+    }
+
+    /// What a declaration, a parameter or a `catch` binds: a name, `{…}` or `[…]`.
+    private mutating func bindingTarget(_ context: String) throws(ScriptError) -> BindingPattern {
+        try enter()
+        defer { leave() }
+        if eat("{") { return try objectPattern() }
+        if eat("[") { return try arrayPattern() }
+        return .name(try identifierName("\(context): expected a name"))
+    }
+
+    /// A target and its default value (`= expression`), if it has one.
+    private mutating func bindingElement(_ context: String) throws(ScriptError) -> BindingElement {
+        let target = try bindingTarget(context)
+        return BindingElement(target: target, defaultValue: eat("=") ? try assignment() : nil)
+    }
+
+    /// After `{`: `a`, `a = 1`, `key: target`, `key: target = 1`, `[expression]: target`, and
+    /// `...rest` last.
+    private mutating func objectPattern() throws(ScriptError) -> BindingPattern {
+        var properties: [ObjectBindingProperty] = []
+        var rest: String?
+        while !eat("}") {
+            if eat("...") {
+                rest = try identifierName("after '...' in an object pattern: expected a name")
+                guard isPunctuator("}") else { throw unexpected("after the rest of an object pattern: expected '}'") }
+                continue
+            }
+            let key: PropertyKey
+            var shorthand: String?
+            switch current.kind {
+            case .identifier(let n):
+                key = .name(n)
+                shorthand = n
+                advance()
+            case .keyword(let n), .string(let n):
+                key = .name(n)
+                advance()
+            case .number(let n):
+                key = .name(ScriptValue.number(n).displayString)
+                advance()
+            case .punctuator("["):
+                advance()
+                key = .computed(try assignment())
+                try expect("]", "after a computed key")
+            default:
+                throw unexpected("in an object pattern: expected a property name")
+            }
+            let element: BindingElement
+            if eat(":") {
+                element = try bindingElement("in an object pattern")
+            } else if let name = shorthand {
+                element = BindingElement(target: .name(name), defaultValue: eat("=") ? try assignment() : nil)
+            } else {
+                throw unexpected("after a property name in an object pattern: expected ':'")
+            }
+            properties.append(ObjectBindingProperty(key: key, element: element))
+            if !isPunctuator("}") { try expect(",", "between the properties of an object pattern") }
+        }
+        return .object(properties, rest: rest)
+    }
+
+    /// After `[`: targets (with defaults), holes, and `...rest` last.
+    private mutating func arrayPattern() throws(ScriptError) -> BindingPattern {
+        var elements: [BindingElement?] = []
+        var rest: BindingPattern?
+        while !eat("]") {
+            if eat(",") {
+                elements.append(nil)
+                continue
+            }
+            if eat("...") {
+                rest = try bindingTarget("after '...' in an array pattern")
+                guard isPunctuator("]") else { throw unexpected("after the rest of an array pattern: expected ']'") }
+                continue
+            }
+            elements.append(try bindingElement("in an array pattern"))
+            if !isPunctuator("]") { try expect(",", "between the elements of an array pattern") }
+        }
+        return .array(elements, rest: rest)
     }
 
     private mutating func forStatement() throws(ScriptError) -> Statement {
@@ -268,22 +349,34 @@ struct Parser {
         advance()
         if isKeyword("await") { throw ScriptError(.unsupported, "'for await' is not supported", line: line) }
         try expect("(", "after 'for'")
-        // for (var x in o) / for (x of a)
+        // for (var x in o) / for (x of a) / for (const [k, v] of entries)
         var kind: DeclarationKind?
         var probe = index
         if case .keyword(let w) = current.kind, let k = DeclarationKind(rawValue: w) {
             kind = k
             probe += 1
         }
+        var head: BindingPattern?
         if case .identifier(let name) = tokens[probe].kind, tokens[probe + 1].kind == .keyword("in") || tokens[probe + 1].kind == .identifier("of") {
-            let isIn = tokens[probe + 1].kind == .keyword("in")
-            index = probe + 2
+            head = .name(name)
+            index = probe + 1
+        } else if kind != nil, isPunctuator("{", tokens[probe]) || isPunctuator("[", tokens[probe]) {
+            // A pattern: read it, then see whether `in` or `of` follows; if not, it is the
+            // declaration of a three-part `for`, read again from the start.
+            let start = index
+            index = probe
+            let pattern = try bindingTarget("in the head of 'for'")
+            if isKeyword("in") || current.kind == .identifier("of") { head = pattern } else { index = start }
+        }
+        if let head {
+            let isIn = isKeyword("in")
+            advance()
             let object = try expression()
             try expect(")", "after the head of 'for'")
             let body = try statement()
             return isIn
-                ? .forIn(kind, name: name, object: object, body: body, line: line)
-                : .forOf(kind, name: name, iterable: object, body: body, line: line)
+                ? .forIn(kind, target: head, object: object, body: body, line: line)
+                : .forOf(kind, target: head, iterable: object, body: body, line: line)
         }
         var initializer: Statement?
         if !isPunctuator(";") {
@@ -301,13 +394,13 @@ struct Parser {
         advance()
         try expect("{", "after 'try'")
         let body = try block()
-        var name: String?
+        var target: BindingPattern?
         var handler: [Statement]?
         var finalizer: [Statement]?
         if isKeyword("catch") {
             advance()
             if eat("(") {
-                name = try identifierName("in 'catch': expected a name")
+                target = try bindingTarget("in 'catch'")
                 try expect(")", "after the name in 'catch'")
             }
             try expect("{", "after 'catch'")
@@ -319,7 +412,7 @@ struct Parser {
             finalizer = try block()
         }
         if handler == nil && finalizer == nil { throw unexpected("after 'try': expected 'catch' or 'finally'") }
-        return .try(body: body, catchName: name, handler: handler, finalizer: finalizer)
+        return .try(body: body, catchTarget: target, handler: handler, finalizer: finalizer)
     }
 
     private mutating func switchStatement() throws(ScriptError) -> Statement {
@@ -361,27 +454,29 @@ struct Parser {
         }
         if isPunctuator("*") { throw ScriptError(.unsupported, "generator functions are not supported", line: line) }
         try expect("(", "after the function's name")
-        let parameters = try parameterList()
+        let (parameters, rest) = try parameterList()
         try expect("{", "before the function's body")
         let body = try block()
         return FunctionLiteral(
-            name: name, parameters: parameters, body: body, line: line, source: text(from: start),
+            name: name, parameters: parameters, rest: rest, body: body, line: line, source: text(from: start),
             varNames: hoistedVarNames(body))
     }
 
-    private mutating func parameterList() throws(ScriptError) -> [String] {
-        var parameters: [String] = []
+    /// After `(`: names or patterns, each with an optional default value, and `...rest` last;
+    /// through the `)`.
+    private mutating func parameterList() throws(ScriptError) -> ([BindingElement], rest: BindingPattern?) {
+        var parameters: [BindingElement] = []
+        var rest: BindingPattern?
         while !eat(")") {
-            if isPunctuator("...") || isPunctuator("{") || isPunctuator("[") {
-                throw ScriptError(.unsupported, "rest, default and destructured parameters are not supported", line: current.line)
+            if eat("...") {
+                rest = try bindingTarget("after '...' in a parameter list")
+                guard isPunctuator(")") else { throw unexpected("after the rest parameter: expected ')'") }
+                continue
             }
-            parameters.append(try identifierName("in a parameter list: expected a name"))
-            if isPunctuator("=") {
-                throw ScriptError(.unsupported, "rest, default and destructured parameters are not supported", line: current.line)
-            }
+            parameters.append(try bindingElement("in a parameter list"))
             if !isPunctuator(")") { try expect(",", "between parameters") }
         }
-        return parameters
+        return (parameters, rest)
     }
 
     private func text(from start: Int) -> String {
@@ -427,9 +522,10 @@ struct Parser {
     private mutating func arrowFunction() throws(ScriptError) -> Expression? {
         let start = current.start
         let line = current.line
-        var parameters: [String]
+        var parameters: [BindingElement]
+        var rest: BindingPattern?
         if case .identifier(let name) = current.kind, isPunctuator("=>", peek()) {
-            parameters = [name]
+            parameters = [BindingElement(target: .name(name), defaultValue: nil)]
             index += 2
         } else if isPunctuator("(") {
             var probe = index + 1
@@ -445,7 +541,7 @@ struct Parser {
             }
             guard isPunctuator("=>", tokens[probe]), !tokens[probe].newlineBefore else { return nil }
             advance()
-            parameters = try parameterList()
+            (parameters, rest) = try parameterList()
             advance()  // =>
         } else {
             return nil
@@ -459,7 +555,7 @@ struct Parser {
         }
         return .function(
             FunctionLiteral(
-                name: nil, parameters: parameters, body: body, line: line, source: text(from: start), isArrow: true,
+                name: nil, parameters: parameters, rest: rest, body: body, line: line, source: text(from: start), isArrow: true,
                 varNames: hoistedVarNames(body)))
     }
 
@@ -615,8 +711,7 @@ struct Parser {
     private mutating func argumentList() throws(ScriptError) -> [Expression] {
         var arguments: [Expression] = []
         while !eat(")") {
-            if isPunctuator("...") { throw ScriptError(.unsupported, "spread arguments are not supported", line: current.line) }
-            arguments.append(try assignment())
+            arguments.append(try spreadOrAssignment())
             if !isPunctuator(")") { try expect(",", "between arguments") }
         }
         return arguments
@@ -665,8 +760,7 @@ struct Parser {
                     elements.append(nil)
                     continue
                 }
-                if isPunctuator("...") { throw ScriptError(.unsupported, "spread elements are not supported", line: current.line) }
-                elements.append(try assignment())
+                elements.append(try spreadOrAssignment())
                 if !isPunctuator("]") { try expect(",", "between array elements") }
             }
             return .array(elements, line: line)
@@ -698,10 +792,20 @@ struct Parser {
         }
     }
 
+    /// `...value` (an array literal's element or an argument), or an assignment expression.
+    private mutating func spreadOrAssignment() throws(ScriptError) -> Expression {
+        let line = current.line
+        if eat("...") { return .spread(try assignment(), line: line) }
+        return try assignment()
+    }
+
     private mutating func objectLiteral(line: Int) throws(ScriptError) -> Expression {
-        var properties: [(key: String, value: Expression)] = []
+        var members: [ObjectMember] = []
         while !eat("}") {
-            let key: String
+            let keyStart = current.start
+            let keyLine = current.line
+            var key: String?
+            var computed: Expression?
             var shorthandName: String?
             switch current.kind {
             case .identifier(let n):
@@ -711,25 +815,48 @@ struct Parser {
             case .string(let s): key = s
             case .number(let n): key = ScriptValue.number(n).displayString
             case .punctuator("["):
-                throw ScriptError(.unsupported, "computed property names are not supported", line: current.line)
+                advance()
+                computed = try assignment()
+                guard isPunctuator("]") else { throw unexpected("after a computed key: expected ']'") }
             case .punctuator("..."):
-                throw ScriptError(.unsupported, "spread properties are not supported", line: current.line)
+                advance()
+                members.append(.spread(try assignment()))
+                if !isPunctuator("}") { try expect(",", "between properties") }
+                continue
             default:
                 throw unexpected("in an object literal: expected a property name")
             }
             advance()
+            if (key == "get" || key == "set") && !isPunctuator(":") && !isPunctuator("(") && !isPunctuator(",") && !isPunctuator("}") {
+                throw ScriptError(.unsupported, "getters and setters are not supported", line: keyLine)
+            }
+            let value: Expression
             if eat(":") {
-                properties.append((key, try assignment()))
+                value = try assignment()
             } else if let name = shorthandName, isPunctuator(",") || isPunctuator("}") {
-                properties.append((key, .identifier(Name(name), SlotHint(), line: line)))
+                value = .identifier(Name(name), SlotHint(), line: line)
             } else if isPunctuator("(") {
-                throw ScriptError(.unsupported, "method shorthand in object literals is not supported", line: current.line)
+                // A method: `name(…) { … }`, a function named by its key.
+                if isPunctuator("*", peek()) { throw ScriptError(.unsupported, "generator functions are not supported", line: keyLine) }
+                advance()
+                let (parameters, rest) = try parameterList()
+                try expect("{", "before the method's body")
+                let body = try block()
+                value = .function(
+                    FunctionLiteral(
+                        name: key, parameters: parameters, rest: rest, body: body, line: keyLine, source: text(from: keyStart),
+                        varNames: hoistedVarNames(body)))
             } else {
                 throw unexpected("after a property name: expected ':'")
             }
+            if let computed {
+                members.append(.computed(computed, value))
+            } else if let key {
+                members.append(.property(key, value))
+            }
             if !isPunctuator("}") { try expect(",", "between properties") }
         }
-        return .object(properties, line: line)
+        return .object(members, line: line)
     }
 }
 
