@@ -89,4 +89,15 @@ import Testing
         #expect(try run("var o = {greet() { return 'hi' }}; result = o.greet.name") == "greet")
         #expect(scriptFailure("var o = {get x() { return 1 }}")?.kind == .unsupported)
     }
+
+    @Test("R94: a for (let …) loop gives each iteration its own binding, which a closure made in it keeps")
+    func perIterationBindings() throws {
+        #expect(try run("var fs = []; for (let i = 0; i < 3; i++) { fs.push(() => i) } result = fs.map(f => f())") == [0, 1, 2])
+        #expect(try run("var fs = []; for (var i = 0; i < 3; i++) { fs.push(() => i) } result = fs.map(f => f())") == [3, 3, 3])
+        // A closure that changes its iteration's binding changes that one only; the next
+        // iteration starts from the value the update gave.
+        #expect(try run("var fs = []; for (let i = 0; i < 6; i++) { fs.push(() => i += 10); i++ } result = [fs[0](), fs[0](), fs[1]()]")
+            == [11, 21, 13])
+        #expect(try run("var fs = []; for (const x of [1, 2]) fs.push(function () { return x }); result = [fs[0](), fs[1]()]") == [1, 2])
+    }
 }

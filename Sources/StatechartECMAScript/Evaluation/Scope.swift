@@ -121,6 +121,17 @@ final class Scope {
         }
     }
 
+    /// A scope with the same parent and a copy of this one's bindings: the next iteration of a
+    /// `for (let …)` loop whose body makes functions, so that a closure keeps its iteration's
+    /// values.
+    func copy() -> Scope {
+        let c = Scope(parent: parent, holdsVars: holdsVars)
+        c.slots = slots
+        c.slotByName = slotByName
+        c.thisValue = thisValue
+        return c
+    }
+
     /// Removes a binding (the host deleting a variable): the last slot moves into its place, so
     /// a hint to either slot finds another name there and looks again.
     func remove(_ name: String) {

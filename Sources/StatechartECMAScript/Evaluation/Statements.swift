@@ -70,15 +70,17 @@ extension Interpreter {
                 default: break
                 }
             } while try evaluate(test, scope).truthy
-        case .for(let initializer, let test, let update, let body):
-            let loopScope = initializer?.isLexicalDeclaration == true ? Scope(parent: scope, holdsVars: false) : scope
+        case .for(let initializer, let test, let update, let body, let copiesBindings):
+            var loopScope = initializer?.isLexicalDeclaration == true ? Scope(parent: scope, holdsVars: false) : scope
             if let initializer { _ = try execute(initializer, loopScope) }
+            if copiesBindings { loopScope = try iterationCopy(of: loopScope, line: s.line) }
             while try test.map({ (x) throws(ScriptError) in try evaluate(x, loopScope).truthy }) ?? true {
                 switch try execute(body, loopScope) {
                 case .breakLoop: return .normal
                 case .returned(let v): return .returned(v)
                 default: break
                 }
+                if copiesBindings { loopScope = try iterationCopy(of: loopScope, line: s.line) }
                 if let update { _ = try evaluate(update, loopScope) }
             }
         case .forIn(let kind, let target, let objectExpression, let body, let line):
@@ -151,6 +153,13 @@ extension Interpreter {
             break
         }
         return .normal
+    }
+
+    /// The next iteration's scope of a `for (let …)` loop that makes functions, charged to the
+    /// memory budget as a new object is.
+    private func iterationCopy(of scope: Scope, line: Int) throws(ScriptError) -> Scope {
+        try charge(64 + 32 * scope.slots.count, line: line)
+        return scope.copy()
     }
 
     private func loop(

@@ -7,6 +7,9 @@ struct Parser {
     private let source: [UInt8]
     private let maximumNesting: Int
     private var depth = 0
+    /// How many function literals have been read: a `for` loop compares it before and after to
+    /// know whether its body can make closures.
+    private var functionsRead = 0
     /// Whether a `/` the lexer took for a division may be read again as a regular expression
     /// (``readSlashAsRegExp()``): not in a template's `${…}`, whose tokens end at its `}` while
     /// the lexer would read on to the end of the text.
@@ -387,7 +390,11 @@ struct Parser {
         try expect(";", "in the head of 'for'")
         let update = isPunctuator(")") ? nil : try expression()
         try expect(")", "after the head of 'for'")
-        return .for(initializer: initializer, test: test, update: update, body: try statement())
+        let functionsBefore = functionsRead
+        let body = try statement()
+        var copiesBindings = false
+        if case .declaration(.let, _, _)? = initializer { copiesBindings = functionsRead > functionsBefore }
+        return .for(initializer: initializer, test: test, update: update, body: body, copiesBindings: copiesBindings)
     }
 
     private mutating func tryStatement() throws(ScriptError) -> Statement {
@@ -457,6 +464,7 @@ struct Parser {
         let (parameters, rest) = try parameterList()
         try expect("{", "before the function's body")
         let body = try block()
+        functionsRead += 1
         return FunctionLiteral(
             name: name, parameters: parameters, rest: rest, body: body, line: line, source: text(from: start),
             varNames: hoistedVarNames(body))
@@ -553,6 +561,7 @@ struct Parser {
             let value = try assignment()
             body = [.return(value)]
         }
+        functionsRead += 1
         return .function(
             FunctionLiteral(
                 name: nil, parameters: parameters, rest: rest, body: body, line: line, source: text(from: start), isArrow: true,
@@ -842,6 +851,7 @@ struct Parser {
                 let (parameters, rest) = try parameterList()
                 try expect("{", "before the method's body")
                 let body = try block()
+                functionsRead += 1
                 value = .function(
                     FunctionLiteral(
                         name: key, parameters: parameters, rest: rest, body: body, line: keyLine, source: text(from: keyStart),

@@ -172,7 +172,7 @@ func hoistedVarNames(_ statements: [Statement]) -> [String] {
             if let b { stack.append(b) }
             stack.append(a)
         case .while(_, let body), .doWhile(let body, _): stack.append(body)
-        case .for(let initializer, _, _, let body):
+        case .for(let initializer, _, _, let body, _):
             stack.append(body)
             if let initializer { stack.append(initializer) }
         case .forIn(let kind, let target, _, let body, _), .forOf(let kind, let target, _, let body, _):
@@ -228,7 +228,10 @@ indirect enum Statement: Sendable {
     case `if`(Expression, Statement, Statement?)
     case `while`(Expression, Statement)
     case doWhile(Statement, Expression)
-    case `for`(initializer: Statement?, test: Expression?, update: Expression?, body: Statement)
+    /// `copiesBindings`: the head declares with `let` and the loop makes functions, so each
+    /// iteration gets its own copy of the head's bindings (a closure made in one keeps that
+    /// iteration's values, as ECMAScript's CreatePerIterationEnvironment gives it).
+    case `for`(initializer: Statement?, test: Expression?, update: Expression?, body: Statement, copiesBindings: Bool)
     case forIn(DeclarationKind?, target: BindingPattern, object: Expression, body: Statement, line: Int)
     case forOf(DeclarationKind?, target: BindingPattern, iterable: Expression, body: Statement, line: Int)
     case `return`(Expression?)
