@@ -1,0 +1,1 @@
+const {list: [first, ...others], name = 'n', ...rest} = data; const f = ({a, b = 2} = {}, ...xs) => `${a}:${b}:${xs.length}`; var fs = []; for (let i = 0; i < 3; i++) fs.push(() => i); data.t = `${first} ${others} ${f({a: 1}, ...[1, 2])} ${fs.map(g => g())} ${[...'h😀']}`; data.o = {...rest, [name]: 1, m(k = 2) { return k }}; for (const [k, v] of Object.entries(data.o)) data.k = k
