@@ -100,4 +100,30 @@ import Testing
             == [11, 21, 13])
         #expect(try run("var fs = []; for (const x of [1, 2]) fs.push(function () { return x }); result = [fs[0](), fs[1]()]") == [1, 2])
     }
+
+    @Test("R94: the built-ins of ECMAScript 2015 and after that scripts reach for")
+    func laterBuiltins() throws {
+        #expect(try eval("[Array.isArray([]), Array.isArray({length: 0}), Array.isArray('a')]") == [true, false, false])
+        #expect(try eval("Array.from('a😀')") == ["a", "😀"])
+        #expect(try eval("Array.from([1, 2, 3], (x, k) => x * 10 + k)") == [10, 21, 32])
+        #expect(try eval("Array.from({length: 3}, (_, k) => k * k)") == [0, 1, 4])
+        #expect(try eval("Array.from({length: 2, 0: 'a', 1: 'b'})") == ["a", "b"])
+        #expect(try eval("Array.of(7, 8)") == [7, 8])
+        #expect(try eval("[[1, 2, 3].at(-1), [1, 2, 3].at(0), [1].at(5)]") == [3, 1, .undefined])
+        #expect(try eval("[1, 2, 3, 4].fill(0, 1, 3)") == [1, 0, 0, 4])
+        #expect(try eval("[1, [2, [3, [4]]]].flat()") == [1, 2, [3, [4]]])
+        #expect(try eval("[1, [2, [3, [4]]]].flat(Infinity)") == [1, 2, 3, 4])
+        #expect(try eval("[1, 2].flatMap(x => [x, x * 2])") == [1, 2, 2, 4])
+        #expect(try eval("[[1, 5, 2, 6].findLast(x => x < 5), [1, 5, 2, 6].findLastIndex(x => x > 9)]") == [2, -1])
+        #expect(try eval("['a', 'b', 'c'].reduceRight((t, x) => t + x)") == "cba")
+        #expect(try eval("[Number.isInteger(5), Number.isInteger(5.5), Number.isInteger('5'), Number.isSafeInteger(2 ** 53), Number.isNaN(NaN), Number.isNaN('x'), Number.isFinite('1')]") == [true, false, false, false, true, false, false])
+        #expect(try eval("[Number.MAX_SAFE_INTEGER, Number.EPSILON > 0, Number.parseFloat('1.5x'), Number.parseInt('ff', 16)]") == [9007199254740991, true, 1.5, 255])
+        #expect(try eval("[String.fromCharCode(72, 105), String.fromCodePoint(128512), '😀'.codePointAt(0), 'a'.codePointAt(3)]") == ["Hi", "😀", 128512, .undefined])
+        #expect(try eval("Object.fromEntries([['a', 1], ['b', [2]]])") == ["a": 1, "b": [2]])
+        #expect(try eval("Object.fromEntries(Object.entries({x: 1, y: 2}).map(([k, v]) => [k, v * 2]))") == ["x": 2, "y": 4])
+        #expect(failure("Array.from(5)")?.kind == .type)
+        #expect(failure("String.fromCodePoint(-1)")?.kind == .range)
+        #expect(failure("[].reduceRight((a, b) => a)")?.kind == .type)
+        #expect(try eval("[[[[[[1]]]]]].flat(Infinity)") == [1])
+    }
 }

@@ -1,33 +1,33 @@
 /// Methods of arrays. Callbacks (`map`, `filter`, `sort`, …) are script or native functions,
 /// called through the interpreter so that budgets apply to them.
-let arrayMethods: [String: BuiltinMethod] = [
+private let es5ArrayMethods: [String: BuiltinMethod] = [
     "push": { (i, this, a) throws(ScriptError) in
-        let o = try array(this)
+        let o = try arrayReceiver(this)
         try i.charge(16 * a.count, line: 0)
         o.elements.append(contentsOf: a)
         return .number(Double(o.elements.count))
     },
     "pop": { (_, this, _) throws(ScriptError) in
-        let o = try array(this)
+        let o = try arrayReceiver(this)
         return o.elements.popLast() ?? .undefined
     },
     "shift": { (_, this, _) throws(ScriptError) in
-        let o = try array(this)
+        let o = try arrayReceiver(this)
         return o.elements.isEmpty ? .undefined : o.elements.removeFirst()
     },
     "unshift": { (i, this, a) throws(ScriptError) in
-        let o = try array(this)
+        let o = try arrayReceiver(this)
         try i.charge(16 * a.count, line: 0)
         o.elements.insert(contentsOf: a, at: 0)
         return .number(Double(o.elements.count))
     },
     "slice": { (i, this, a) throws(ScriptError) in
-        let e = try array(this).elements
+        let e = try arrayReceiver(this).elements
         let (start, end) = try sliceBounds(i, a, count: e.count)
         return try i.makeArray(start < end ? Array(e[start..<end]) : [], line: 0)
     },
     "splice": { (i, this, a) throws(ScriptError) in
-        let o = try array(this)
+        let o = try arrayReceiver(this)
         var e = o.elements
         let (start, _) = try sliceBounds(i, [a[argument: 0]], count: e.count)
         let deleteCount = a.count < 2 ? e.count - start : clampedInt(try i.toInteger(a[1]), 0...(e.count - start))
@@ -38,38 +38,38 @@ let arrayMethods: [String: BuiltinMethod] = [
         return try i.makeArray(removed, line: 0)
     },
     "concat": { (i, this, a) throws(ScriptError) in
-        var e = try array(this).elements
+        var e = try arrayReceiver(this).elements
         for v in a {
             if case .object(let o) = v, o.isArray { e.append(contentsOf: o.elements) } else { e.append(v) }
         }
         return try i.makeArray(e, line: 0)
     },
     "indexOf": { (i, this, a) throws(ScriptError) in
-        let e = try array(this).elements
+        let e = try arrayReceiver(this).elements
         let from = clamp(try i.toInteger(a[argument: 1]), e.count)
         return .number(Double(e[from...].firstIndex { strictEquals($0, a[argument: 0]) } ?? -1))
     },
     "lastIndexOf": { (_, this, a) throws(ScriptError) in
-        let e = try array(this).elements
+        let e = try arrayReceiver(this).elements
         return .number(Double(e.lastIndex { strictEquals($0, a[argument: 0]) } ?? -1))
     },
     "includes": { (_, this, a) throws(ScriptError) in
-        .boolean(try array(this).elements.contains { sameValueZero($0, a[argument: 0]) })
+        .boolean(try arrayReceiver(this).elements.contains { sameValueZero($0, a[argument: 0]) })
     },
     "join": { (i, this, a) throws(ScriptError) in
-        let e = try array(this).elements
+        let e = try arrayReceiver(this).elements
         let separator = a[argument: 0] == .undefined ? "," : try i.toStringValue(a[0], line: 0)
         var parts: [String] = []
         for v in e { parts.append(v.isNullish ? "" : try i.toStringValue(v, line: 0)) }
         return try i.makeString(parts.joined(separator: separator), line: 0)
     },
     "reverse": { (_, this, _) throws(ScriptError) in
-        let o = try array(this)
+        let o = try arrayReceiver(this)
         o.elements.reverse()
         return this
     },
     "sort": { (i, this, a) throws(ScriptError) in
-        let o = try array(this)
+        let o = try arrayReceiver(this)
         var e = o.elements
         let comparator = a[argument: 0].asObject
         // Insertion into a sorted prefix: stable, and a comparator that throws leaves no half state.
@@ -89,13 +89,13 @@ let arrayMethods: [String: BuiltinMethod] = [
         return this
     },
     "map": { (i, this, a) throws(ScriptError) in
-        let (e, f) = try callback(this, a)
+        let (e, f) = try arrayCallback(this, a)
         var out: [ScriptValue] = []
         for (n, v) in e.enumerated() { out.append(try i.call(f, this: .undefined, [v, .number(Double(n)), this], line: 0)) }
         return try i.makeArray(out, line: 0)
     },
     "filter": { (i, this, a) throws(ScriptError) in
-        let (e, f) = try callback(this, a)
+        let (e, f) = try arrayCallback(this, a)
         var out: [ScriptValue] = []
         for (n, v) in e.enumerated() where try i.call(f, this: .undefined, [v, .number(Double(n)), this], line: 0).truthy {
             out.append(v)
@@ -103,40 +103,40 @@ let arrayMethods: [String: BuiltinMethod] = [
         return try i.makeArray(out, line: 0)
     },
     "forEach": { (i, this, a) throws(ScriptError) in
-        let (e, f) = try callback(this, a)
+        let (e, f) = try arrayCallback(this, a)
         for (n, v) in e.enumerated() { _ = try i.call(f, this: .undefined, [v, .number(Double(n)), this], line: 0) }
         return .undefined
     },
     "some": { (i, this, a) throws(ScriptError) in
-        let (e, f) = try callback(this, a)
+        let (e, f) = try arrayCallback(this, a)
         for (n, v) in e.enumerated() where try i.call(f, this: .undefined, [v, .number(Double(n)), this], line: 0).truthy {
             return .boolean(true)
         }
         return .boolean(false)
     },
     "every": { (i, this, a) throws(ScriptError) in
-        let (e, f) = try callback(this, a)
+        let (e, f) = try arrayCallback(this, a)
         for (n, v) in e.enumerated() where !(try i.call(f, this: .undefined, [v, .number(Double(n)), this], line: 0).truthy) {
             return .boolean(false)
         }
         return .boolean(true)
     },
     "find": { (i, this, a) throws(ScriptError) in
-        let (e, f) = try callback(this, a)
+        let (e, f) = try arrayCallback(this, a)
         for (n, v) in e.enumerated() where try i.call(f, this: .undefined, [v, .number(Double(n)), this], line: 0).truthy {
             return v
         }
         return .undefined
     },
     "findIndex": { (i, this, a) throws(ScriptError) in
-        let (e, f) = try callback(this, a)
+        let (e, f) = try arrayCallback(this, a)
         for (n, v) in e.enumerated() where try i.call(f, this: .undefined, [v, .number(Double(n)), this], line: 0).truthy {
             return .number(Double(n))
         }
         return .number(-1)
     },
     "reduce": { (i, this, a) throws(ScriptError) in
-        let (e, f) = try callback(this, a)
+        let (e, f) = try arrayCallback(this, a)
         var index = 0
         var accumulator: ScriptValue
         if a.count > 1 {
@@ -154,18 +154,21 @@ let arrayMethods: [String: BuiltinMethod] = [
     },
     "toString": { (i, this, _) throws(ScriptError) in
         var parts: [String] = []
-        for v in try array(this).elements { parts.append(v.isNullish ? "" : try i.toStringValue(v, line: 0)) }
+        for v in try arrayReceiver(this).elements { parts.append(v.isNullish ? "" : try i.toStringValue(v, line: 0)) }
         return .string(parts.joined(separator: ","))
     },
 ]
 
-private func array(_ this: ScriptValue) throws(ScriptError) -> ScriptObject {
+/// With the methods of ECMAScript 2015 and after (LaterBuiltins.swift).
+let arrayMethods: [String: BuiltinMethod] = es5ArrayMethods.merging(laterArrayMethods) { earlier, _ in earlier }
+
+func arrayReceiver(_ this: ScriptValue) throws(ScriptError) -> ScriptObject {
     guard case .object(let o) = this, o.isArray else { throw ScriptError(.type, "an array method called on a non-array") }
     return o
 }
 
-private func callback(_ this: ScriptValue, _ a: [ScriptValue]) throws(ScriptError) -> ([ScriptValue], ScriptObject) {
-    let e = try array(this).elements
+func arrayCallback(_ this: ScriptValue, _ a: [ScriptValue]) throws(ScriptError) -> ([ScriptValue], ScriptObject) {
+    let e = try arrayReceiver(this).elements
     guard case .object(let f) = a[argument: 0], f.isCallable else {
         throw ScriptError(.type, "\(a[argument: 0].displayString) is not a function")
     }

@@ -68,6 +68,7 @@ extension Interpreter {
                 try i.parseJSON(try i.toStringValue(a[argument: 0], line: 0))
             }),
         ])
+        installLaterStatics()
     }
 
     /// `eval(source)`: parsed and run in the same sandbox and global scope, with the same

@@ -1,5 +1,5 @@
 /// Methods of strings. Positions are UTF-16 code units, as in ECMAScript.
-let stringMethods: [String: BuiltinMethod] = [
+private let es5StringMethods: [String: BuiltinMethod] = [
     "charAt": { (i, this, a) throws(ScriptError) in
         let u = try units(i, this)
         let p = try i.toInteger(a[argument: 0])
@@ -124,6 +124,9 @@ let stringMethods: [String: BuiltinMethod] = [
     "toString": { (i, this, _) throws(ScriptError) in .string(try i.toStringValue(this, line: 0)) },
     "valueOf": { (i, this, _) throws(ScriptError) in .string(try i.toStringValue(this, line: 0)) },
 ]
+
+/// With the methods of ECMAScript 2015 and after (LaterBuiltins.swift).
+let stringMethods: [String: BuiltinMethod] = es5StringMethods.merging(laterStringMethods) { earlier, _ in earlier }
 
 private func units(_ i: Interpreter, _ this: ScriptValue) throws(ScriptError) -> [UInt16] {
     Array(try i.toStringValue(this, line: 0).utf16)
