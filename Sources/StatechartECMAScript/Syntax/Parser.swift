@@ -329,22 +329,31 @@ struct Parser {
 
     /// After `[`: targets (with defaults), holes, and `...rest` last.
     private mutating func arrayPattern() throws(ScriptError) -> BindingPattern {
+        let (elements, rest) = try bindingList(closedBy: "]", holes: true, "an array pattern")
+        return .array(elements, rest: rest)
+    }
+
+    /// The elements of an array pattern or a parameter list, through `closing`: targets with
+    /// their defaults, holes where `holes` allows them (`nil`), and `...rest` last.
+    private mutating func bindingList(
+        closedBy closing: String, holes: Bool, _ what: String
+    ) throws(ScriptError) -> ([BindingElement?], rest: BindingPattern?) {
         var elements: [BindingElement?] = []
         var rest: BindingPattern?
-        while !eat("]") {
-            if eat(",") {
+        while !eat(closing) {
+            if holes && eat(",") {
                 elements.append(nil)
                 continue
             }
             if eat("...") {
-                rest = try bindingTarget("after '...' in an array pattern")
-                guard isPunctuator("]") else { throw unexpected("after the rest of an array pattern: expected ']'") }
+                rest = try bindingTarget("after '...' in \(what)")
+                guard isPunctuator(closing) else { throw unexpected("after the rest of \(what): expected '\(closing)'") }
                 continue
             }
-            elements.append(try bindingElement("in an array pattern"))
-            if !isPunctuator("]") { try expect(",", "between the elements of an array pattern") }
+            elements.append(try bindingElement("in \(what)"))
+            if !isPunctuator(closing) { try expect(",", "between the elements of \(what)") }
         }
-        return .array(elements, rest: rest)
+        return (elements, rest)
     }
 
     private mutating func forStatement() throws(ScriptError) -> Statement {
@@ -473,18 +482,8 @@ struct Parser {
     /// After `(`: names or patterns, each with an optional default value, and `...rest` last;
     /// through the `)`.
     private mutating func parameterList() throws(ScriptError) -> ([BindingElement], rest: BindingPattern?) {
-        var parameters: [BindingElement] = []
-        var rest: BindingPattern?
-        while !eat(")") {
-            if eat("...") {
-                rest = try bindingTarget("after '...' in a parameter list")
-                guard isPunctuator(")") else { throw unexpected("after the rest parameter: expected ')'") }
-                continue
-            }
-            parameters.append(try bindingElement("in a parameter list"))
-            if !isPunctuator(")") { try expect(",", "between parameters") }
-        }
-        return (parameters, rest)
+        let (parameters, rest) = try bindingList(closedBy: ")", holes: false, "a parameter list")
+        return (parameters.compactMap { $0 }, rest)
     }
 
     private func text(from start: Int) -> String {
