@@ -126,4 +126,14 @@ import Testing
         #expect(failure("[].reduceRight((a, b) => a)")?.kind == .type)
         #expect(try eval("[[[[[[1]]]]]].flat(Infinity)") == [1])
     }
+
+    @Test("R94: deep patterns and arrays meet the nesting limit, large spreads the memory budget")
+    func limits() throws {
+        let deepPattern = "const " + String(repeating: "[", count: 300) + "x" + String(repeating: "]", count: 300) + " = 1"
+        #expect(scriptFailure(deepPattern)?.kind == .nesting)
+        #expect(scriptFailure("var a = 1; for (let k = 0; k < 500; k++) a = [a]; result = a.flat(Infinity)")?.kind == .nesting)
+        let small = ScriptLimits(maximumMemory: 1 << 20)
+        #expect(scriptFailure("var s = 'x'.repeat(200000); result = [...s, ...s]", limits: small)?.kind == .memoryBudget)
+        #expect(scriptFailure("var fs = []; for (let i = 0; i < 100000; i++) { fs.push(() => i) }", limits: small)?.kind == .memoryBudget)
+    }
 }
