@@ -99,6 +99,9 @@ import Testing
         #expect(try run("var fs = []; for (let i = 0; i < 6; i++) { fs.push(() => i += 10); i++ } result = [fs[0](), fs[0](), fs[1]()]")
             == [11, 21, 13])
         #expect(try run("var fs = []; for (const x of [1, 2]) fs.push(function () { return x }); result = [fs[0](), fs[1]()]") == [1, 2])
+        // Functions made in the update or inside a template's ${…} see their iteration's binding too.
+        #expect(try run("var fs = []; for (let i = 0; i < 2; fs.push(() => i), i++) {} result = fs.map(f => f())") == [1, 2])
+        #expect(try run("var fs = []; for (let i = 0; i < 2; i++) { `${fs.push(() => i)}` } result = fs.map(f => f())") == [0, 1])
     }
 
     @Test("R94: the built-ins of ECMAScript 2015 and after that scripts reach for")

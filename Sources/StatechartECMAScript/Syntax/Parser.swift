@@ -395,11 +395,12 @@ struct Parser {
             initializer = kind != nil ? try declaration() : .expression(try expression())
         }
         try expect(";", "in the head of 'for'")
+        // Functions made by the test, the update or the body see the iteration's bindings.
+        let functionsBefore = functionsRead
         let test = isPunctuator(";") ? nil : try expression()
         try expect(";", "in the head of 'for'")
         let update = isPunctuator(")") ? nil : try expression()
         try expect(")", "after the head of 'for'")
-        let functionsBefore = functionsRead
         let body = try statement()
         var copiesBindings = false
         if case .declaration(.let, _, _)? = initializer { copiesBindings = functionsRead > functionsBefore }
@@ -788,6 +789,7 @@ struct Parser {
                 var parser = Parser(templateExpression: tokens, source: source, maximumNesting: maximumNesting, depth: depth)
                 if parser.isAtEnd { throw ScriptError(.syntax, "an empty ${} in a template literal", line: line) }
                 let e = try parser.expression()
+                functionsRead += parser.functionsRead
                 guard parser.isAtEnd else { throw parser.unexpected("in a template literal's ${…}: expected '}'") }
                 expressions.append(e)
             }
