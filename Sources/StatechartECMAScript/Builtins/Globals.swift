@@ -138,10 +138,7 @@ extension Interpreter {
             }),
             ("assign", { (i, _, a) throws(ScriptError) in
                 guard case .object(let target) = a[argument: 0] else { throw ScriptError(.type, "Object.assign needs an object") }
-                for source in a.dropFirst() {
-                    guard case .object(let s) = source else { continue }
-                    for k in s.ownKeys { try i.setProperty(of: .object(target), k, try i.property(of: source, k, line: 0), line: 0) }
-                }
+                for source in a.dropFirst() { try i.copyOwnProperties(of: source, to: .object(target), line: 0) }
                 return a[0]
             }),
             ("freeze", { (_, _, a) in

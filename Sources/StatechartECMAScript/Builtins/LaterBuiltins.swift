@@ -79,17 +79,21 @@ extension Interpreter {
     /// by the nesting limit, not by `depth` (`flat(Infinity)`).
     func flattened(_ elements: [ScriptValue], depth: Double) throws(ScriptError) -> [ScriptValue] {
         var out: [ScriptValue] = []
+        try flatten(elements, depth: depth, into: &out)
+        try charge(16 * out.count, line: 0)
+        return out
+    }
+
+    private func flatten(_ elements: [ScriptValue], depth: Double, into out: inout [ScriptValue]) throws(ScriptError) {
         try enter(0)
         defer { leave() }
         for v in elements {
             if depth >= 1, case .object(let o) = v, o.isArray {
-                out.append(contentsOf: try flattened(o.elements, depth: depth - 1))
+                try flatten(o.elements, depth: depth - 1, into: &out)
             } else {
                 out.append(v)
             }
         }
-        try charge(16 * out.count, line: 0)
-        return out
     }
 
     /// `Array.isArray`, `Array.from`, `Array.of`, `Number`'s statics, `String.fromCharCode` and

@@ -34,14 +34,9 @@ extension Interpreter {
                 try bindElement(p.element, try property(of: value, key, line: line), as: mode, in: scope, line: line)
             }
             if let rest {
-                let copy = try makeObject(line: line)
-                if case .object(let o) = value {
-                    for k in o.ownKeys where !used.contains(k) {
-                        try charge(32 + k.utf8.count, line: line)
-                        copy.set(k, try property(of: value, k, line: line))
-                    }
-                }
-                try bindName(rest, .object(copy), as: mode, in: scope, line: line)
+                let copy = ScriptValue.object(try makeObject(line: line))
+                try copyOwnProperties(of: value, to: copy, excluding: used, line: line)
+                try bindName(rest, copy, as: mode, in: scope, line: line)
             }
         case .array(let elements, let rest):
             let items = try iterableItems(value, line: line)
@@ -94,6 +89,16 @@ extension Interpreter {
             }
         case .let, .const:
             scope.declare(name, value ?? .undefined, readOnly: kind == .const)
+        }
+    }
+
+    /// Copies `source`'s own enumerable properties onto `target`, but those named in `excluded`:
+    /// `Object.assign`, an object literal's `...source` and an object pattern's rest. A source that
+    /// is not an object has none to copy.
+    func copyOwnProperties(of source: ScriptValue, to target: ScriptValue, excluding excluded: [String] = [], line: Int) throws(ScriptError) {
+        guard case .object(let s) = source else { return }
+        for k in s.ownKeys where !excluded.contains(k) {
+            try setProperty(of: target, k, try property(of: source, k, line: line), line: line)
         }
     }
 

@@ -54,14 +54,9 @@ extension Interpreter {
                     try charge(32 + key.utf8.count, line: line)
                     o.set(key, try evaluate(value, scope))
                 case .spread(let sourceExpression):
-                    // Own enumerable properties, as Object.assign copies them; `null`, `undefined`
-                    // and other primitives add none (a string's characters aside, not copied).
-                    let source = try evaluate(sourceExpression, scope)
-                    guard case .object(let s) = source else { continue }
-                    for k in s.ownKeys {
-                        try charge(32 + k.utf8.count, line: line)
-                        o.set(k, try property(of: source, k, line: line))
-                    }
+                    // `null`, `undefined` and other primitives add none (a string's characters
+                    // aside, not copied).
+                    try copyOwnProperties(of: try evaluate(sourceExpression, scope), to: .object(o), line: line)
                 }
             }
             return .object(o)

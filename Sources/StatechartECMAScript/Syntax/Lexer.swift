@@ -41,8 +41,7 @@ struct Lexer {
             }
             let offset = position
             do throws(ScriptError) {
-                let before = tokens.last?.kind ?? previous
-                let kind = try bytes[position] == UInt8(ascii: "/") && startsRegExp(after: before) ? regExp() : next()
+                let kind = try token(after: tokens.last?.kind ?? previous)
                 tokens.append(Token(kind: kind, line: start, newlineBefore: newline, start: offset, end: position))
             } catch {
                 // `.end` still closes the list: the parser's look-ahead relies on it.
@@ -51,6 +50,12 @@ struct Lexer {
                 return tokens
             }
         }
+    }
+
+    /// The token at the position (trivia skipped): a `/` starts a regular expression where the
+    /// token before it lets an expression start (``startsRegExp(after:)``), else a division.
+    private mutating func token(after previous: Token.Kind?) throws(ScriptError) -> Token.Kind {
+        try bytes[position] == UInt8(ascii: "/") && startsRegExp(after: previous) ? regExp() : next()
     }
 
     /// The regular expression literal that starts at the lexer's position (a `/`), as a token,
@@ -331,7 +336,7 @@ struct Lexer {
                 tokens.append(Token(kind: .end, line: start, newlineBefore: newline, start: offset, end: offset))
                 return tokens
             }
-            let kind = try bytes[position] == UInt8(ascii: "/") && startsRegExp(after: tokens.last?.kind) ? regExp() : next()
+            let kind = try token(after: tokens.last?.kind)
             if kind == .punctuator("{") { depth += 1 }
             if kind == .punctuator("}") { depth -= 1 }
             tokens.append(Token(kind: kind, line: start, newlineBefore: newline, start: offset, end: position))

@@ -37,33 +37,17 @@ struct Parser {
 
     /// A whole program (a `<script>`): statements up to the end of the text.
     mutating func parseProgram() throws(ScriptError) -> [Statement] {
-        do throws(ScriptError) {
-            var statements: [Statement] = []
-            while !isAtEnd { statements.append(try statement()) }
-            return statements
-        } catch {
-            throw lexerErrorFirst(error)
-        }
+        var statements: [Statement] = []
+        while !isAtEnd { statements.append(try statement()) }
+        return statements
     }
 
     /// One expression filling the whole text (a `cond`, an `expr`, a `location`).
     mutating func parseExpression() throws(ScriptError) -> Expression {
-        do throws(ScriptError) {
-            let e = try expression()
-            if case .punctuator(";") = current.kind { advance() }
-            guard isAtEnd else { throw unexpected("after the expression") }
-            return e
-        } catch {
-            throw lexerErrorFirst(error)
-        }
-    }
-
-    /// The error to report for `error`, thrown at the current token: the lexer's, when the parser
-    /// stopped at text the lexer could not read (an unterminated string, say) — that is where
-    /// the text first went wrong, whatever the parser expected there.
-    private func lexerErrorFirst(_ error: ScriptError) -> ScriptError {
-        if case .invalid(let lexerError) = current.kind { return lexerError }
-        return error
+        let e = try expression()
+        if case .punctuator(";") = current.kind { advance() }
+        guard isAtEnd else { throw unexpected("after the expression") }
+        return e
     }
 
     /// Reads the current `/` or `/=` token again as the start of a regular expression literal, and
@@ -115,6 +99,8 @@ struct Parser {
         case .punctuator(let p): found = "'\(p)'"
         case .regExp(let pattern, let flags): found = "regular expression /\(pattern)/\(flags)"
         case .template: found = "template literal"
+        // Text the lexer could not read (an unterminated string, say): that is where the text
+        // first went wrong, whatever the parser expected there.
         case .invalid(let error): return error
         }
         return ScriptError(.syntax, "unexpected \(found) \(context)", line: current.line)
